@@ -1,0 +1,200 @@
+import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
+import { makeClassification, type ClassificationEvidence, type ToolErrorClassification } from './classification';
+import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
+import { kindForHttpStatus, readHttpEvidence } from './http';
+import { isToolErrorKind, type ToolErrorKind } from './kinds';
+import { classifyMessage } from './message';
+import { className, isObjectLike, read, readString } from './safe';
+import { kindFromSeedVocabulary } from './seed-vocabularies';
+
+/** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
+export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecutionError');
+
+const MAX_LINKS = 16;
+const MAX_AGGREGATE_ERRORS = 4;
+
+/** One link's best answer. `rank` orders the evidence: lower is stronger. */
+interface Finding {
+  rank: number;
+  evidence: ClassificationEvidence;
+  kind?: ToolErrorKind;
+  errorType?: string;
+  httpStatus?: number;
+  retryAfterMs?: number;
+}
+
+// Cancellation ranks below every code so that an AbortError caused by a timeout stays a timeout.
+const RANK = { explicit: 0, http: 1, code: 2, canceled: 3, class: 4, fallback: 5 } as const;
+
+/**
+ * Classifies anything a tool threw. Evidence, strongest first: an explicit `ToolExecutionError`,
+ * an HTTP status, error codes and DOMException names, class identity, then the `cause` chain
+ * (each link weighed the same way), and message patterns only when nothing structured exists.
+ * Never throws.
+ */
+export function classifyToolError(err: unknown): ToolErrorClassification {
+  try {
+    return classifyChain(err);
+  } catch {
+    return makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+  }
+}
+
+function classifyChain(err: unknown): ToolErrorClassification {
+  let best: Finding | undefined;
+  let explicit: Finding | undefined;
+  const links = [err];
+  const seen = new Set<unknown>();
+  for (let i = 0; i < links.length && i < MAX_LINKS; i++) {
+    const link = links[i];
+    if (seen.has(link)) continue;
+    seen.add(link);
+    const finding = findInLink(link);
+    if (finding.rank === RANK.explicit && !explicit) explicit = finding;
+    else if (!best || finding.rank < best.rank) best = finding;
+    queueCauses(link, links);
+  }
+  if (explicit) return completeExplicit(explicit, best);
+  const found = best!;
+  if (found.rank < RANK.fallback) return fromFinding(found);
+  return classifyByMessage(links) ?? fromFinding(found);
+}
+
+function queueCauses(link: unknown, links: unknown[]): void {
+  const cause = read(link, 'cause');
+  if (cause !== undefined && cause !== null) links.push(cause);
+  const errors = read(link, 'errors');
+  if (Array.isArray(errors)) {
+    for (let j = 0; j < errors.length && j < MAX_AGGREGATE_ERRORS; j++) links.push(errors[j]);
+  }
+}
+
+function findInLink(link: unknown): Finding {
+  if (!isObjectLike(link)) return { rank: RANK.fallback, evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
+  return findExplicit(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
+}
+
+function findExplicit(link: object): Finding | undefined {
+  if (read(link, TOOL_EXECUTION_ERROR_BRAND) === true) {
+    const kind = read(link, 'kind');
+    const errorType = read(link, 'errorType');
+    return {
+      rank: RANK.explicit,
+      evidence: 'explicit',
+      kind: isToolErrorKind(kind) ? kind : undefined,
+      errorType: typeof errorType === 'string' ? errorType : undefined,
+    };
+  }
+  // The seed TypeScript agent's own `ToolExecutionError { kind }`, and entelix/ADK-style `kind` values.
+  if (readString(link, 'name') === 'ToolExecutionError') {
+    const kind = readString(link, 'kind');
+    const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromSeedVocabulary(kind));
+    if (mapped) return { rank: RANK.explicit, evidence: 'explicit', kind: mapped };
+  }
+  return undefined;
+}
+
+function findHttp(link: object): Finding | undefined {
+  const http = readHttpEvidence(link);
+  if (!http) return undefined;
+  const kind = kindForHttpStatus(http.status, http.retryAfterMs !== undefined, http.quotaCode);
+  if (!kind) return undefined;
+  return {
+    rank: RANK.http,
+    evidence: 'http_status',
+    kind,
+    errorType: String(http.status),
+    httpStatus: http.status,
+    retryAfterMs: http.retryAfterMs,
+  };
+}
+
+function findCode(link: object): Finding | undefined {
+  const code = read(link, 'code');
+  if (typeof code === 'string') {
+    const kind = kindForCode(code, readString(link, 'message'));
+    if (kind) return codeFinding(kind, code);
+  } else if (typeof code === 'number' && code <= -32000 && code >= -32768) {
+    const kind = kindForJsonRpcCode(code);
+    if (kind) return codeFinding(kind, String(code));
+  }
+  const status = read(link, 'status');
+  if (typeof status === 'string') {
+    const kind = kindForCanonicalStatus(status);
+    if (kind) return codeFinding(kind, status);
+  }
+  return undefined;
+}
+
+function codeFinding(kind: ToolErrorKind, code: string): Finding {
+  return {
+    rank: kind === 'canceled' ? RANK.canceled : RANK.code,
+    evidence: 'code',
+    kind,
+    errorType: kind === 'timeout' ? 'timeout' : code,
+  };
+}
+
+function findClass(link: object): Finding {
+  const name = readString(link, 'name');
+  const ctorName = className(link);
+  for (const candidate of [ctorName, name]) {
+    const kind = candidate === undefined ? undefined : kindForName(candidate);
+    if (!kind) continue;
+    const rank = kind === 'canceled' ? RANK.canceled : kind === 'timeout' || kind === 'network' ? RANK.code : RANK.class;
+    return { rank, evidence: 'class', kind, errorType: kind === 'timeout' ? 'timeout' : candidate };
+  }
+  return { rank: RANK.fallback, evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+}
+
+/** The class name, unless it is the generic `Error`/`Object` and `name` says more. */
+function fallbackErrorType(ctorName: string | undefined, name: string | undefined): string {
+  if (ctorName && ctorName !== 'Error' && ctorName !== 'Object') return ctorName;
+  if (name) return name;
+  return ctorName === 'Error' ? 'Error' : ERROR_TYPE_VALUE_OTHER;
+}
+
+function fromFinding(finding: Finding): ToolErrorClassification {
+  return makeClassification(
+    finding.kind ?? 'internal',
+    finding.errorType ?? ERROR_TYPE_VALUE_OTHER,
+    finding.evidence,
+    finding.httpStatus,
+    finding.retryAfterMs,
+  );
+}
+
+/** An explicit kind or type fills the other from the rest of the chain, else from itself. */
+function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErrorClassification {
+  const restUseful = rest && rest.rank < RANK.fallback ? rest : undefined;
+  const kind = explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
+  const errorType =
+    explicit.errorType ??
+    (kind === 'timeout' || kind === 'tool_error' ? kind : (restUseful?.errorType ?? kind));
+  return makeClassification(kind, errorType, 'explicit', restUseful?.httpStatus, restUseful?.retryAfterMs);
+}
+
+function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind | undefined {
+  if (errorType === undefined) return undefined;
+  if (/^[1-5]\d\d$/.test(errorType)) return kindForHttpStatus(Number(errorType), false);
+  if (errorType === 'timeout' || errorType === 'tool_error') return errorType;
+  return kindForCode(errorType, undefined) ?? kindForName(errorType);
+}
+
+/** Message patterns, last: the first link whose text says something. */
+function classifyByMessage(links: unknown[]): ToolErrorClassification | undefined {
+  for (let i = 0; i < links.length && i < MAX_LINKS; i++) {
+    const link = links[i];
+    const text = typeof link === 'string' ? link : readString(link, 'message');
+    if (!text) continue;
+    const found = classifyMessage(text);
+    if (!found) continue;
+    const errorType = found.errorType ?? fallbackErrorTypeOf(links[0]);
+    return makeClassification(found.kind, errorType, 'message', found.httpStatus);
+  }
+  return undefined;
+}
+
+function fallbackErrorTypeOf(err: unknown): string {
+  return isObjectLike(err) ? fallbackErrorType(className(err), readString(err, 'name')) : ERROR_TYPE_VALUE_OTHER;
+}

@@ -1,0 +1,148 @@
+import type { ToolErrorKind } from './kinds';
+
+/**
+ * Error codes and names that say what happened without an HTTP status: Node system errors,
+ * undici, TLS, DOMException names, MCP JSON-RPC codes, and well-known library classes.
+ */
+
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+  '23', // DOMException.TIMEOUT_ERR
+]);
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPROTO',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ERR_SOCKET_CLOSED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+const CANCEL_CODES = new Set(['ABORT_ERR', 'ERR_CANCELED', '20' /* DOMException.ABORT_ERR */]);
+
+/** The kind for a Node, undici or TLS error code; `undefined` when the code says nothing. */
+export function kindForCode(code: string, message: string | undefined): ToolErrorKind | undefined {
+  if (TIMEOUT_CODES.has(code)) return 'timeout';
+  if (NETWORK_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return 'network';
+  // axios uses ECONNABORTED for its own timeouts ("timeout of 100ms exceeded").
+  if (code === 'ECONNABORTED') return message && /timeout/i.test(message) ? 'timeout' : 'network';
+  if (CANCEL_CODES.has(code)) return 'canceled';
+  return undefined;
+}
+
+/** MCP / JSON-RPC error codes (`McpError.code`). */
+export function kindForJsonRpcCode(code: number): ToolErrorKind | undefined {
+  switch (code) {
+    case -32001: // RequestTimeout
+      return 'timeout';
+    case -32000: // ConnectionClosed
+      return 'network';
+    case -32601: // MethodNotFound
+      return 'unknown_tool';
+    case -32602: // InvalidParams
+    case -32600: // InvalidRequest
+    case -32700: // ParseError
+      return 'invalid_input';
+    case -32603: // InternalError
+      return 'internal';
+    case -32042: // UrlElicitationRequired: the user has to act first
+      return 'not_permitted';
+    default:
+      return undefined;
+  }
+}
+
+/** gRPC-style canonical status strings (Genkit's `GenkitError.status`, Google APIs). */
+export function kindForCanonicalStatus(status: string): ToolErrorKind | undefined {
+  switch (status) {
+    case 'DEADLINE_EXCEEDED':
+      return 'timeout';
+    case 'UNAVAILABLE':
+      return 'transient';
+    case 'RESOURCE_EXHAUSTED':
+      return 'quota';
+    case 'UNAUTHENTICATED':
+    case 'PERMISSION_DENIED':
+      return 'auth';
+    case 'INVALID_ARGUMENT':
+    case 'FAILED_PRECONDITION':
+    case 'OUT_OF_RANGE':
+      return 'invalid_input';
+    case 'NOT_FOUND':
+    case 'ALREADY_EXISTS':
+    case 'UNIMPLEMENTED':
+      return 'permanent';
+    case 'CANCELLED':
+    case 'ABORTED':
+      return 'canceled';
+    case 'INTERNAL':
+    case 'DATA_LOSS':
+    case 'UNKNOWN':
+      return 'internal';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Error names and class names that carry meaning on their own. AI SDK errors are named `AI_*`.
+ * LangChain's `ToolInputParsingException` keeps `name = 'Error'`, so its class name is checked too.
+ */
+const NAMED_KINDS: Readonly<Record<string, ToolErrorKind>> = Object.freeze({
+  TimeoutError: 'timeout',
+  ToolTimeoutError: 'timeout',
+  APIConnectionTimeoutError: 'timeout',
+  RequestTimeoutError: 'timeout',
+  ConnectTimeoutError: 'timeout',
+  HeadersTimeoutError: 'timeout',
+  BodyTimeoutError: 'timeout',
+  AbortError: 'canceled',
+  APIUserAbortError: 'canceled',
+  CanceledError: 'canceled',
+  APIConnectionError: 'network',
+  FetchError: 'network',
+  ZodError: 'invalid_input',
+  $ZodError: 'invalid_input',
+  ValidationError: 'invalid_input',
+  ToolInputParsingException: 'invalid_input',
+  InputValidationError: 'invalid_input',
+  AI_InvalidToolInputError: 'invalid_input',
+  InvalidToolInputError: 'invalid_input',
+  AI_TypeValidationError: 'invalid_input',
+  AI_InvalidToolArgumentsError: 'invalid_input',
+  ModelBehaviorError: 'invalid_input',
+  AI_NoSuchToolError: 'unknown_tool',
+  NoSuchToolError: 'unknown_tool',
+  ToolNotFoundError: 'unknown_tool',
+  PermissionDeniedError: 'auth',
+  AuthenticationError: 'auth',
+  RateLimitError: 'rate_limit',
+  ToolCallRejectedError: 'not_permitted',
+  ApprovalDeniedError: 'not_permitted',
+  PolicyViolationError: 'not_permitted',
+});
+
+export function kindForName(name: string): ToolErrorKind | undefined {
+  return Object.prototype.hasOwnProperty.call(NAMED_KINDS, name) ? NAMED_KINDS[name] : undefined;
+}

@@ -1,0 +1,12 @@
+export { classifyToolError } from './classify-error';
+export { classifyToolResult } from './result';
+export { classifyMessage, type MessageEvidence } from './message';
+export { kindForHttpStatus, parseRetryAfter } from './http';
+export {
+  isStrongerEvidence,
+  type ClassificationEvidence,
+  type ToolErrorClassification,
+} from './classification';
+export { TOOL_ERROR_KINDS, TOOL_ERROR_KIND_MEANINGS, isToolErrorKind, type ToolErrorKind, type ToolErrorKindMeaning } from './kinds';
+export { ADK_CONTRACT_CODES, ENTELIX_KINDS, TS_AGENT_KINDS, kindFromSeedVocabulary } from './seed-vocabularies';
+export { DEFAULT_MAX_ERROR_TYPES, setMaxErrorTypes, resetErrorTypes } from './error-type';

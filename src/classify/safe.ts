@@ -1,0 +1,54 @@
+/**
+ * Property reads that never throw. Errors come from anywhere: Proxies with throwing traps,
+ * getters that throw, frozen or null-prototype objects. The classifier must survive them all.
+ */
+
+export function isObjectLike(value: unknown): value is Record<PropertyKey, unknown> {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+export function read(target: unknown, key: PropertyKey): unknown {
+  if (!isObjectLike(target)) return undefined;
+  try {
+    return target[key];
+  } catch {
+    return undefined;
+  }
+}
+
+export function readString(target: unknown, key: PropertyKey): string | undefined {
+  const value = read(target, key);
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function readNumber(target: unknown, key: PropertyKey): number | undefined {
+  const value = read(target, key);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  // Some clients keep numeric codes as strings ("429").
+  if (typeof value === 'string' && value.length <= 3 && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** The name of the object's class, without running anything but a prototype walk. */
+export function className(target: unknown): string | undefined {
+  const ctor = read(target, 'constructor');
+  const name = read(ctor, 'name');
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** A header value from a fetch `Headers`, an axios `AxiosHeaders` or a plain (any-case) record. */
+export function readHeader(headers: unknown, name: string): string | undefined {
+  if (!isObjectLike(headers)) return undefined;
+  const get = read(headers, 'get');
+  if (typeof get === 'function') {
+    try {
+      const value: unknown = get.call(headers, name);
+      if (value !== null && value !== undefined) return String(value);
+    } catch {
+      // fall through to the record form
+    }
+  }
+  const direct = read(headers, name);
+  if (typeof direct === 'string' || typeof direct === 'number') return String(direct);
+  return undefined;
+}
