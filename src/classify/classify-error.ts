@@ -147,9 +147,12 @@ function findClass(link: object): Finding {
   return { rank: RANK.fallback, evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
 }
 
-/** The class name, unless it is the generic `Error`/`Object` and `name` says more. */
+// Classes that say nothing about a failure when something non-Error is thrown.
+const UNINFORMATIVE_CLASSES = new Set(['Error', 'Object', 'Array']);
+
+/** The class name, unless it is a generic class and `name` says more. */
 function fallbackErrorType(ctorName: string | undefined, name: string | undefined): string {
-  if (ctorName && ctorName !== 'Error' && ctorName !== 'Object') return ctorName;
+  if (ctorName && !UNINFORMATIVE_CLASSES.has(ctorName)) return ctorName;
   if (name) return name;
   return ctorName === 'Error' ? 'Error' : ERROR_TYPE_VALUE_OTHER;
 }
