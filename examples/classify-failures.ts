@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     ['fetch timeout', () => fetchOrThrow('/hang', { signal: AbortSignal.timeout(100) })],
     ['refused port', () => fetch(`http://127.0.0.1:${refusedPort}/`)],
     ['bad arguments', () => z.object({ city: z.string() }).parse({ city: 7 })],
-    ['declared by the tool', () => Promise.reject(new ToolExecutionError('approval denied', { kind: 'not_permitted' }))],
+    [
+      'declared by the tool',
+      () => Promise.reject(new ToolExecutionError('approval denied', { kind: 'not_permitted' })),
+    ],
     ['a bug', () => (undefined as unknown as { x: number }).x],
   ];
 
@@ -49,8 +52,18 @@ async function main(): Promise<void> {
       rows.push([label, c.errorType, c.kind, String(c.retryable), String(c.executed)]);
     }
   }
-  const returned = classifyToolResult({ isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool send_fax not found' }] });
-  if (returned) rows.push(['MCP isError result', returned.errorType, returned.kind, String(returned.retryable), String(returned.executed)]);
+  const returned = classifyToolResult({
+    isError: true,
+    content: [{ type: 'text', text: 'MCP error -32602: Tool send_fax not found' }],
+  });
+  if (returned)
+    rows.push([
+      'MCP isError result',
+      returned.errorType,
+      returned.kind,
+      String(returned.retryable),
+      String(returned.executed),
+    ]);
   server.closeAllConnections();
   server.close();
 

@@ -70,7 +70,8 @@ export class ToolExecutionError extends Error {
       toolName: this.toolName,
       input: this.input,
       timestamp: new Date(this.timestamp).toISOString(),
-      cause: this.cause instanceof Error ? { name: this.cause.name, message: this.cause.message } : this.cause,
+      cause:
+        this.cause instanceof Error ? { name: this.cause.name, message: this.cause.message } : this.cause,
     };
   }
 }
@@ -87,7 +88,8 @@ const MODEL_ADVICE: Readonly<Record<ToolErrorKind, string>> = Object.freeze({
   quota: 'The service quota is exhausted. Do not retry; continue without this tool.',
   auth: 'The tool is not authorised. Do not retry; tell the user the tool needs credentials.',
   transient: 'The service failed temporarily. You may retry once.',
-  permanent: 'The service rejected the request. Do not retry the same call; change the request or continue without it.',
+  permanent:
+    'The service rejected the request. Do not retry the same call; change the request or continue without it.',
   tool_error: 'The tool reported an error. Do not retry the same call; try another approach.',
   internal: 'The tool failed. Do not retry; continue without it.',
 });

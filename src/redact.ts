@@ -54,7 +54,8 @@ export function scrubMessage(message: string, maxLength: number = MAX_STATUS_MES
   return truncate(replaceSecrets(head).replace(/\s+/g, ' ').trim(), maxLength);
 }
 
-const SECRET_KEYS = /^(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|authorization|cookie|set-cookie|client[_-]?secret|private[_-]?key|session[_-]?token|x-api-key)$/i;
+const SECRET_KEYS =
+  /^(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|authorization|cookie|set-cookie|client[_-]?secret|private[_-]?key|session[_-]?token|x-api-key)$/i;
 
 /**
  * Tool arguments or results, as a JSON string with secret-named keys and secret-shaped values
@@ -66,7 +67,9 @@ export function redactForCapture(value: unknown, maxLength: number = DEFAULT_MAX
     json =
       typeof value === 'string'
         ? value
-        : JSON.stringify(value, (key, inner: unknown) => (key !== '' && SECRET_KEYS.test(key) ? REDACTED : inner));
+        : JSON.stringify(value, (key, inner: unknown) =>
+            key !== '' && SECRET_KEYS.test(key) ? REDACTED : inner,
+          );
   } catch {
     json = undefined;
   }

@@ -3,13 +3,7 @@ import { TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from './kinds';
 
 /** Where the answer came from, strongest first. Lets callers keep a more specific earlier answer. */
 export type ClassificationEvidence =
-  | 'explicit'
-  | 'http_status'
-  | 'code'
-  | 'class'
-  | 'message'
-  | 'result'
-  | 'fallback';
+  'explicit' | 'http_status' | 'code' | 'class' | 'message' | 'result' | 'fallback';
 
 export interface ToolErrorClassification {
   /** Low-cardinality `error.type`: an HTTP status, `timeout`, an error code, `tool_error` or a class name. */

@@ -1,5 +1,9 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
-import { makeClassification, type ClassificationEvidence, type ToolErrorClassification } from './classification';
+import {
+  makeClassification,
+  type ClassificationEvidence,
+  type ToolErrorClassification,
+} from './classification';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -70,7 +74,8 @@ function queueCauses(link: unknown, links: unknown[]): void {
 }
 
 function findInLink(link: unknown): Finding {
-  if (!isObjectLike(link)) return { rank: RANK.fallback, evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
+  if (!isObjectLike(link))
+    return { rank: RANK.fallback, evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
   return findExplicit(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
 }
 
@@ -141,7 +146,8 @@ function findClass(link: object): Finding {
   for (const candidate of [ctorName, name]) {
     const kind = candidate === undefined ? undefined : kindForName(candidate);
     if (!kind) continue;
-    const rank = kind === 'canceled' ? RANK.canceled : kind === 'timeout' || kind === 'network' ? RANK.code : RANK.class;
+    const rank =
+      kind === 'canceled' ? RANK.canceled : kind === 'timeout' || kind === 'network' ? RANK.code : RANK.class;
     return { rank, evidence: 'class', kind, errorType: kind === 'timeout' ? 'timeout' : candidate };
   }
   return { rank: RANK.fallback, evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
@@ -170,7 +176,8 @@ function fromFinding(finding: Finding): ToolErrorClassification {
 /** An explicit kind or type fills the other from the rest of the chain, else from itself. */
 function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErrorClassification {
   const restUseful = rest && rest.rank < RANK.fallback ? rest : undefined;
-  const kind = explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
+  const kind =
+    explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
   const errorType =
     explicit.errorType ??
     (kind === 'timeout' || kind === 'tool_error' ? kind : (restUseful?.errorType ?? kind));
@@ -199,5 +206,7 @@ function classifyByMessage(links: unknown[]): ToolErrorClassification | undefine
 }
 
 function fallbackErrorTypeOf(err: unknown): string {
-  return isObjectLike(err) ? fallbackErrorType(className(err), readString(err, 'name')) : ERROR_TYPE_VALUE_OTHER;
+  return isObjectLike(err)
+    ? fallbackErrorType(className(err), readString(err, 'name'))
+    : ERROR_TYPE_VALUE_OTHER;
 }

@@ -9,7 +9,8 @@ export interface HttpEvidence {
   quotaCode?: string;
 }
 
-const QUOTA_CODES = /^(insufficient_quota|quota_exceeded|billing_hard_limit_reached|credit_balance_too_low)$/i;
+const QUOTA_CODES =
+  /^(insufficient_quota|quota_exceeded|billing_hard_limit_reached|credit_balance_too_low)$/i;
 
 function isHttpStatus(value: number | undefined): value is number {
   return value !== undefined && Number.isInteger(value) && value >= 100 && value <= 599;
@@ -62,7 +63,11 @@ export function parseRetryAfter(headers: unknown, now: number = Date.now()): num
 }
 
 /** The taxonomy for an HTTP status; `undefined` for statuses that are not errors. */
-export function kindForHttpStatus(status: number, hasRetryAfter: boolean, quotaCode?: string): ToolErrorKind | undefined {
+export function kindForHttpStatus(
+  status: number,
+  hasRetryAfter: boolean,
+  quotaCode?: string,
+): ToolErrorKind | undefined {
   if (status === 429) return quotaCode || !hasRetryAfter ? 'quota' : 'rate_limit';
   if (status === 402) return 'quota';
   if (status === 401 || status === 403) return 'auth';

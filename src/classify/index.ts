@@ -7,6 +7,17 @@ export {
   type ClassificationEvidence,
   type ToolErrorClassification,
 } from './classification';
-export { TOOL_ERROR_KINDS, TOOL_ERROR_KIND_MEANINGS, isToolErrorKind, type ToolErrorKind, type ToolErrorKindMeaning } from './kinds';
-export { ADK_CONTRACT_CODES, ENTELIX_KINDS, TS_AGENT_KINDS, kindFromSeedVocabulary } from './seed-vocabularies';
+export {
+  TOOL_ERROR_KINDS,
+  TOOL_ERROR_KIND_MEANINGS,
+  isToolErrorKind,
+  type ToolErrorKind,
+  type ToolErrorKindMeaning,
+} from './kinds';
+export {
+  ADK_CONTRACT_CODES,
+  ENTELIX_KINDS,
+  TS_AGENT_KINDS,
+  kindFromSeedVocabulary,
+} from './seed-vocabularies';
 export { DEFAULT_MAX_ERROR_TYPES, setMaxErrorTypes, resetErrorTypes } from './error-type';

@@ -30,18 +30,78 @@ function row(kind: ToolErrorKind, executed: boolean, retryable: boolean, descrip
 }
 
 export const TOOL_ERROR_KIND_MEANINGS: Readonly<Record<ToolErrorKind, ToolErrorKindMeaning>> = Object.freeze({
-  unknown_tool: row('unknown_tool', false, false, 'The model called a tool that is not registered: fix the tool list or the prompt.'),
-  invalid_input: row('invalid_input', false, false, 'The arguments failed validation: the model must fix them; check the schema and prompt.'),
-  not_permitted: row('not_permitted', false, false, 'A policy, approval or limit refused the call: review the policy, not the tool.'),
-  canceled: row('canceled', false, false, 'The caller aborted the call: not a tool fault; check why the run was stopped.'),
-  timeout: row('timeout', true, true, 'The call ran out of time: retry with backoff; raise the timeout or fix a slow dependency.'),
-  network: row('network', true, true, 'Connection, DNS or TLS failed: retry; check the endpoint, DNS and certificates.'),
-  rate_limit: row('rate_limit', true, true, 'Rate limited with Retry-After: retry after the given delay; lower the call rate.'),
-  quota: row('quota', true, false, 'Quota or credits are exhausted: raise the quota or billing; retrying will not help.'),
-  auth: row('auth', true, false, 'Credentials were refused (401/403): rotate or fix the key or its permissions.'),
-  transient: row('transient', true, true, 'The upstream failed temporarily (5xx, 408, 425): retry with backoff; watch its health.'),
-  permanent: row('permanent', true, false, 'The upstream rejected the request (4xx): fix the request or the data; do not retry.'),
-  tool_error: row('tool_error', true, false, 'The tool returned an error result without detail: read the result text, then fix the tool.'),
+  unknown_tool: row(
+    'unknown_tool',
+    false,
+    false,
+    'The model called a tool that is not registered: fix the tool list or the prompt.',
+  ),
+  invalid_input: row(
+    'invalid_input',
+    false,
+    false,
+    'The arguments failed validation: the model must fix them; check the schema and prompt.',
+  ),
+  not_permitted: row(
+    'not_permitted',
+    false,
+    false,
+    'A policy, approval or limit refused the call: review the policy, not the tool.',
+  ),
+  canceled: row(
+    'canceled',
+    false,
+    false,
+    'The caller aborted the call: not a tool fault; check why the run was stopped.',
+  ),
+  timeout: row(
+    'timeout',
+    true,
+    true,
+    'The call ran out of time: retry with backoff; raise the timeout or fix a slow dependency.',
+  ),
+  network: row(
+    'network',
+    true,
+    true,
+    'Connection, DNS or TLS failed: retry; check the endpoint, DNS and certificates.',
+  ),
+  rate_limit: row(
+    'rate_limit',
+    true,
+    true,
+    'Rate limited with Retry-After: retry after the given delay; lower the call rate.',
+  ),
+  quota: row(
+    'quota',
+    true,
+    false,
+    'Quota or credits are exhausted: raise the quota or billing; retrying will not help.',
+  ),
+  auth: row(
+    'auth',
+    true,
+    false,
+    'Credentials were refused (401/403): rotate or fix the key or its permissions.',
+  ),
+  transient: row(
+    'transient',
+    true,
+    true,
+    'The upstream failed temporarily (5xx, 408, 425): retry with backoff; watch its health.',
+  ),
+  permanent: row(
+    'permanent',
+    true,
+    false,
+    'The upstream rejected the request (4xx): fix the request or the data; do not retry.',
+  ),
+  tool_error: row(
+    'tool_error',
+    true,
+    false,
+    'The tool returned an error result without detail: read the result text, then fix the tool.',
+  ),
   internal: row('internal', true, false, 'The tool crashed (a bug such as TypeError): fix the tool code.'),
 });
 

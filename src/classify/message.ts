@@ -24,14 +24,32 @@ const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 
 // Ordered: the first family that matches wins. Lists include the TypeScript agent seed's patterns.
 const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
-  ['unknown_tool', /\btool\b[^\n]{0,80}\bnot found\b|\bunknown tool\b|\bno such tool\b|\btool not (?:found|registered)\b/i],
+  [
+    'unknown_tool',
+    /\btool\b[^\n]{0,80}\bnot found\b|\bunknown tool\b|\bno such tool\b|\btool not (?:found|registered)\b/i,
+  ],
   ['timeout', /timed out|\btimeout\b|deadline exceeded|etimedout|econnaborted/i],
   ['rate_limit', /rate[ _-]?limit|too many requests|overload/i],
-  ['quota', /insufficient_quota|quota exceeded|exceeded (?:your |the )?quota|payment required|out of credits|credit balance/i],
-  ['auth', /unauthori[sz]ed|unauthenticated|invalid api key|incorrect api key|access denied|forbidden|permission denied/i],
-  ['network', /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed/i],
-  ['invalid_input', /invalid (?:arguments|argument|input|parameters|params)|validation (?:failed|error)|failed to parse|does not match (?:the )?schema|required property|expected [a-z]+, received/i],
-  ['not_permitted', /not permitted|not allowed|approval (?:denied|rejected)|denied by policy|policy violation/i],
+  [
+    'quota',
+    /insufficient_quota|quota exceeded|exceeded (?:your |the )?quota|payment required|out of credits|credit balance/i,
+  ],
+  [
+    'auth',
+    /unauthori[sz]ed|unauthenticated|invalid api key|incorrect api key|access denied|forbidden|permission denied/i,
+  ],
+  [
+    'network',
+    /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed/i,
+  ],
+  [
+    'invalid_input',
+    /invalid (?:arguments|argument|input|parameters|params)|validation (?:failed|error)|failed to parse|does not match (?:the )?schema|required property|expected [a-z]+, received/i,
+  ],
+  [
+    'not_permitted',
+    /not permitted|not allowed|approval (?:denied|rejected)|denied by policy|policy violation/i,
+  ],
   ['canceled', /\baborted\b|\bcancel(?:l)?ed\b/i],
 ];
 

@@ -35,7 +35,8 @@ function detect(result: unknown): ToolErrorClassification | undefined {
   const error = read(result, 'error');
   if (error === true) {
     // Mastra returns input/output validation failures as `{ error: true, validationErrors }`.
-    if (read(result, 'validationErrors') !== undefined) return makeClassification('invalid_input', 'tool_error', 'result');
+    if (read(result, 'validationErrors') !== undefined)
+      return makeClassification('invalid_input', 'tool_error', 'result');
     return fromNamedResult(result);
   }
   if (read(result, 'success') === false) return fromErrorValue(error ?? read(result, 'message'));

@@ -23,7 +23,10 @@ function throwingProxy(): object {
   const boom = () => {
     throw new Error('trap');
   };
-  return new Proxy({}, { get: boom, has: boom, getPrototypeOf: boom, ownKeys: boom, getOwnPropertyDescriptor: boom });
+  return new Proxy(
+    {},
+    { get: boom, has: boom, getPrototypeOf: boom, ownKeys: boom, getOwnPropertyDescriptor: boom },
+  );
 }
 
 function withThrowingGetters(keys: string[]): Error {
@@ -41,11 +44,14 @@ function withThrowingGetters(keys: string[]): Error {
 describe('the classifier on hostile input', () => {
   it('never throws and always answers from the taxonomy, on any value (fast-check)', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true }), (value) => {
-        expectValid(classifyToolError(value));
-        const asResult = classifyToolResult(value);
-        if (asResult) expectValid(asResult);
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true }),
+        (value) => {
+          expectValid(classifyToolError(value));
+          const asResult = classifyToolResult(value);
+          if (asResult) expectValid(asResult);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -64,7 +70,10 @@ describe('the classifier on hostile input', () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(errorLike, (value) => expectValid(classifyToolError(value))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(errorLike, (value) => expectValid(classifyToolError(value))),
+      { numRuns: 3000 },
+    );
   });
 
   it('Proxies whose traps throw', () => {
@@ -74,7 +83,16 @@ describe('the classifier on hostile input', () => {
   });
 
   it('getters that throw on status, code, message, name and constructor', () => {
-    const err = withThrowingGetters(['status', 'statusCode', 'code', 'message', 'name', 'constructor', 'cause', 'response']);
+    const err = withThrowingGetters([
+      'status',
+      'statusCode',
+      'code',
+      'message',
+      'name',
+      'constructor',
+      'cause',
+      'response',
+    ]);
     expectValid(classifyToolError(err));
   });
 
@@ -144,7 +162,9 @@ describe('error.type cardinality', () => {
   });
 
   it('sanitises names into label-safe, bounded values', () => {
-    const Weird = { ['Bad Name\n<script>'.repeat(10)]: class extends Error {} }['Bad Name\n<script>'.repeat(10)];
+    const Weird = { ['Bad Name\n<script>'.repeat(10)]: class extends Error {} }[
+      'Bad Name\n<script>'.repeat(10)
+    ];
     const { errorType } = classifyToolError(new Weird('x'));
     expect(errorType).to.match(/^[A-Za-z0-9_.:$-]{1,64}$/);
   });

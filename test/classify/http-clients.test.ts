@@ -54,7 +54,12 @@ describe('classifyToolError on real HTTP client failures (127.0.0.1)', () => {
       for (const [path, errorType, kind, retryAfterMs] of statusCases) {
         it(`${path} -> error.type ${errorType}, ${kind}`, async () => {
           const result = await classifyFailure(() => call(server.url + path));
-          expect(result).to.include({ errorType, kind, httpStatus: Number(errorType), evidence: 'http_status' });
+          expect(result).to.include({
+            errorType,
+            kind,
+            httpStatus: Number(errorType),
+            evidence: 'http_status',
+          });
           expect(result.retryAfterMs).to.equal(retryAfterMs);
         });
       }
@@ -63,7 +68,9 @@ describe('classifyToolError on real HTTP client failures (127.0.0.1)', () => {
 
   describe('timeouts', () => {
     it('fetch with AbortSignal.timeout (DOMException TimeoutError)', async () => {
-      const result = await classifyFailure(() => fetch(`${server.url}/hang`, { signal: AbortSignal.timeout(50) }));
+      const result = await classifyFailure(() =>
+        fetch(`${server.url}/hang`, { signal: AbortSignal.timeout(50) }),
+      );
       expect(result).to.include({ errorType: 'timeout', kind: 'timeout', retryable: true, executed: true });
     });
 
@@ -88,7 +95,12 @@ describe('classifyToolError on real HTTP client failures (127.0.0.1)', () => {
   describe('refused port', () => {
     it('fetch: TypeError "fetch failed" with an ECONNREFUSED cause', async () => {
       const result = await classifyFailure(() => fetch(`http://127.0.0.1:${deadPort}/`));
-      expect(result).to.include({ errorType: 'ECONNREFUSED', kind: 'network', retryable: true, evidence: 'code' });
+      expect(result).to.include({
+        errorType: 'ECONNREFUSED',
+        kind: 'network',
+        retryable: true,
+        evidence: 'code',
+      });
     });
 
     it('axios', async () => {
@@ -97,7 +109,9 @@ describe('classifyToolError on real HTTP client failures (127.0.0.1)', () => {
     });
 
     it('got', async () => {
-      const result = await classifyFailure(() => got(`http://127.0.0.1:${deadPort}/`, { retry: { limit: 0 } }));
+      const result = await classifyFailure(() =>
+        got(`http://127.0.0.1:${deadPort}/`, { retry: { limit: 0 } }),
+      );
       expect(result).to.include({ errorType: 'ECONNREFUSED', kind: 'network' });
     });
   });

@@ -27,7 +27,13 @@ function startProviderServer(): Promise<Server> {
     if (variant === 'retry') headers['retry-after'] = '3';
     const body =
       variant === 'quota'
-        ? { error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota' } }
+        ? {
+            error: {
+              type: 'insufficient_quota',
+              code: 'insufficient_quota',
+              message: 'You exceeded your current quota',
+            },
+          }
         : { error: { type: 'api_error', message: `status ${status}` } };
     res.writeHead(Number(status), headers).end(JSON.stringify(body));
   });
@@ -74,7 +80,12 @@ describe('classifyToolError on errors built by the real libraries', () => {
     const hanging = createServer(() => undefined);
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const port = (hanging.address() as AddressInfo).port;
-    const client = new OpenAI({ apiKey: 'sk-test', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0, timeout: 50 });
+    const client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      maxRetries: 0,
+      timeout: 50,
+    });
     const err = await thrownBy(() => client.chat.completions.create({ model: 'm', messages: [] }));
     hanging.closeAllConnections();
     hanging.close();
@@ -84,7 +95,11 @@ describe('classifyToolError on errors built by the real libraries', () => {
 
   it('Zod: invalid_input, not executed', async () => {
     const err = await thrownBy(() => z.object({ city: z.string() }).parse({ city: 1 }));
-    expect(classifyToolError(err)).to.include({ errorType: 'ZodError', kind: 'invalid_input', executed: false });
+    expect(classifyToolError(err)).to.include({
+      errorType: 'ZodError',
+      kind: 'invalid_input',
+      executed: false,
+    });
   });
 
   it('LangChain ToolInputParsingException (its name stays "Error")', async () => {
@@ -103,11 +118,17 @@ describe('classifyToolError on errors built by the real libraries', () => {
   });
 
   it('AI SDK NoSuchToolError, InvalidToolInputError and APICallError', () => {
-    expect(classifyToolError(new NoSuchToolError({ toolName: 'send_fax', availableTools: ['a'] }))).to.include({
+    expect(
+      classifyToolError(new NoSuchToolError({ toolName: 'send_fax', availableTools: ['a'] })),
+    ).to.include({
       kind: 'unknown_tool',
       executed: false,
     });
-    const invalid = new InvalidToolInputError({ toolName: 'a', toolInput: '{', cause: new SyntaxError('bad json') });
+    const invalid = new InvalidToolInputError({
+      toolName: 'a',
+      toolInput: '{',
+      cause: new SyntaxError('bad json'),
+    });
     expect(classifyToolError(invalid)).to.include({ kind: 'invalid_input', executed: false });
     const apiCall = new APICallError({
       message: 'Too Many Requests',
@@ -116,7 +137,11 @@ describe('classifyToolError on errors built by the real libraries', () => {
       statusCode: 429,
       responseHeaders: { 'retry-after': '1' },
     });
-    expect(classifyToolError(apiCall)).to.include({ errorType: '429', kind: 'rate_limit', retryAfterMs: 1000 });
+    expect(classifyToolError(apiCall)).to.include({
+      errorType: '429',
+      kind: 'rate_limit',
+      retryAfterMs: 1000,
+    });
   });
 
   it('MCP McpError codes', () => {
@@ -128,8 +153,12 @@ describe('classifyToolError on errors built by the real libraries', () => {
       errorType: '-32602',
       kind: 'invalid_input',
     });
-    expect(classifyToolError(new McpError(ErrorCode.MethodNotFound, 'no'))).to.include({ kind: 'unknown_tool' });
-    expect(classifyToolError(new McpError(ErrorCode.ConnectionClosed, 'closed'))).to.include({ kind: 'network' });
+    expect(classifyToolError(new McpError(ErrorCode.MethodNotFound, 'no'))).to.include({
+      kind: 'unknown_tool',
+    });
+    expect(classifyToolError(new McpError(ErrorCode.ConnectionClosed, 'closed'))).to.include({
+      kind: 'network',
+    });
   });
 
   it('OpenAI Agents ToolTimeoutError', () => {
@@ -144,7 +173,8 @@ describe('classifyToolError on errors built by the real libraries', () => {
   });
 
   it('AggregateError (happy eyeballs) of connection refusals', () => {
-    const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
     const err = new AggregateError([refused('::1:80'), refused('127.0.0.1:80')]);
     expect(classifyToolError(err)).to.include({ errorType: 'ECONNREFUSED', kind: 'network' });
   });
@@ -157,18 +187,30 @@ describe('classifyToolError on errors built by the real libraries', () => {
 
   it('a class name is the fallback error.type, with kind internal', () => {
     class LedgerMismatch extends Error {}
-    expect(classifyToolError(new LedgerMismatch('x'))).to.include({ errorType: 'LedgerMismatch', kind: 'internal' });
-    expect(classifyToolError(new TypeError('x is undefined'))).to.include({ errorType: 'TypeError', kind: 'internal' });
+    expect(classifyToolError(new LedgerMismatch('x'))).to.include({
+      errorType: 'LedgerMismatch',
+      kind: 'internal',
+    });
+    expect(classifyToolError(new TypeError('x is undefined'))).to.include({
+      errorType: 'TypeError',
+      kind: 'internal',
+    });
   });
 
   it('non-Error throws', () => {
     for (const value of [null, undefined, 42, true, Symbol('s'), 10n, {}, []]) {
-      expect(classifyToolError(value), String(typeof value)).to.include({ errorType: '_OTHER', kind: 'internal' });
+      expect(classifyToolError(value), String(typeof value)).to.include({
+        errorType: '_OTHER',
+        kind: 'internal',
+      });
     }
     expect(classifyToolError('upstream timed out')).to.include({ errorType: 'timeout', kind: 'timeout' });
     expect(classifyToolError({ status: 502 })).to.include({ errorType: '502', kind: 'transient' });
     expect(classifyToolError({ statusCode: 404 })).to.include({ errorType: '404', kind: 'permanent' });
-    expect(classifyToolError({ code: 'ECONNRESET' })).to.include({ errorType: 'ECONNRESET', kind: 'network' });
+    expect(classifyToolError({ code: 'ECONNRESET' })).to.include({
+      errorType: 'ECONNRESET',
+      kind: 'network',
+    });
   });
 
   it('undici, TLS and Node codes', () => {
@@ -185,13 +227,20 @@ describe('classifyToolError on errors built by the real libraries', () => {
       ['ABORT_ERR', 'ABORT_ERR', 'canceled'],
     ];
     for (const [code, errorType, kind] of cases) {
-      expect(classifyToolError(Object.assign(new Error('x'), { code })), code).to.include({ errorType, kind });
+      expect(classifyToolError(Object.assign(new Error('x'), { code })), code).to.include({
+        errorType,
+        kind,
+      });
     }
   });
 
   it('Genkit-style canonical status strings', () => {
-    expect(classifyToolError({ name: 'GenkitError', status: 'NOT_FOUND' })).to.include({ errorType: 'NOT_FOUND' });
-    expect(classifyToolError({ name: 'GenkitError', status: 'DEADLINE_EXCEEDED' })).to.include({ kind: 'timeout' });
+    expect(classifyToolError({ name: 'GenkitError', status: 'NOT_FOUND' })).to.include({
+      errorType: 'NOT_FOUND',
+    });
+    expect(classifyToolError({ name: 'GenkitError', status: 'DEADLINE_EXCEEDED' })).to.include({
+      kind: 'timeout',
+    });
     expect(classifyToolError({ name: 'GenkitError', status: 'INVALID_ARGUMENT' })).to.include({
       kind: 'invalid_input',
     });

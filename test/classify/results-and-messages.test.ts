@@ -11,16 +11,26 @@ import {
 
 describe('classifyToolResult: errors a tool returned', () => {
   it('MCP isError with the SDK text for an unknown tool', () => {
-    const result = { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool send_fax not found' }] };
-    expect(classifyToolResult(result)).to.include({ errorType: '-32602', kind: 'unknown_tool', executed: false });
+    const result = {
+      isError: true,
+      content: [{ type: 'text', text: 'MCP error -32602: Tool send_fax not found' }],
+    };
+    expect(classifyToolResult(result)).to.include({
+      errorType: '-32602',
+      kind: 'unknown_tool',
+      executed: false,
+    });
   });
 
   it('MCP isError with plain text is tool_error, or finer when the text says more', () => {
-    expect(classifyToolResult({ isError: true, content: [{ type: 'text', text: 'the ledger is locked' }] })).to.include(
-      { errorType: 'tool_error', kind: 'tool_error', executed: true },
-    );
     expect(
-      classifyToolResult({ isError: true, content: [{ type: 'text', text: 'Request failed with status code 503' }] }),
+      classifyToolResult({ isError: true, content: [{ type: 'text', text: 'the ledger is locked' }] }),
+    ).to.include({ errorType: 'tool_error', kind: 'tool_error', executed: true });
+    expect(
+      classifyToolResult({
+        isError: true,
+        content: [{ type: 'text', text: 'Request failed with status code 503' }],
+      }),
     ).to.include({ errorType: '503', kind: 'transient' });
   });
 
@@ -33,7 +43,11 @@ describe('classifyToolResult: errors a tool returned', () => {
   });
 
   it('Mastra validation failures are invalid_input and not executed', () => {
-    const result = { error: true, message: 'Tool validation failed', validationErrors: { city: ['Required'] } };
+    const result = {
+      error: true,
+      message: 'Tool validation failed',
+      validationErrors: { city: ['Required'] },
+    };
     expect(classifyToolResult(result)).to.include({ kind: 'invalid_input', executed: false });
   });
 
@@ -55,17 +69,37 @@ describe('classifyToolResult: errors a tool returned', () => {
   });
 
   it('an AI SDK tool-error part carries the real error', () => {
-    const part = { type: 'tool-error', toolCallId: 'c', toolName: 't', error: Object.assign(new Error(), { status: 401 }) };
+    const part = {
+      type: 'tool-error',
+      toolCallId: 'c',
+      toolName: 't',
+      error: Object.assign(new Error(), { status: 401 }),
+    };
     expect(classifyToolResult(part)).to.include({ errorType: '401', kind: 'auth' });
   });
 
   it('REST-style {status: "error"} and {error: "text"}', () => {
-    expect(classifyToolResult({ status: 'error', error_message: 'deadline exceeded' })).to.include({ kind: 'timeout' });
-    expect(classifyToolResult({ error: 'invalid api key' })).to.include({ kind: 'auth', errorType: 'tool_error' });
+    expect(classifyToolResult({ status: 'error', error_message: 'deadline exceeded' })).to.include({
+      kind: 'timeout',
+    });
+    expect(classifyToolResult({ error: 'invalid api key' })).to.include({
+      kind: 'auth',
+      errorType: 'tool_error',
+    });
   });
 
   it('leaves ordinary results alone', () => {
-    for (const value of [undefined, null, 'text', 42, [], { data: 1 }, { error: null }, { error: '' }, { status: 'ok' }]) {
+    for (const value of [
+      undefined,
+      null,
+      'text',
+      42,
+      [],
+      { data: 1 },
+      { error: null },
+      { error: '' },
+      { status: 'ok' },
+    ]) {
       expect(classifyToolResult(value), JSON.stringify(value)).to.equal(undefined);
     }
   });
@@ -102,13 +136,23 @@ describe('classifyMessage: text-only evidence', () => {
       httpStatus: 404,
     });
     expect(classifyMessage('HTTP 429, retry after 5s')).to.include({ kind: 'rate_limit', errorType: '429' });
-    expect(classifyMessage('connect ECONNREFUSED 127.0.0.1:9')).to.include({ kind: 'network', errorType: 'ECONNREFUSED' });
+    expect(classifyMessage('connect ECONNREFUSED 127.0.0.1:9')).to.include({
+      kind: 'network',
+      errorType: 'ECONNREFUSED',
+    });
   });
 
   it('is applied only when nothing structured exists', () => {
     const err = Object.assign(new Error('rate limit exceeded'), { status: 500 });
-    expect(classifyToolError(err)).to.include({ errorType: '500', kind: 'transient', evidence: 'http_status' });
-    expect(classifyToolError(new Error('rate limit exceeded'))).to.include({ kind: 'rate_limit', evidence: 'message' });
+    expect(classifyToolError(err)).to.include({
+      errorType: '500',
+      kind: 'transient',
+      evidence: 'http_status',
+    });
+    expect(classifyToolError(new Error('rate limit exceeded'))).to.include({
+      kind: 'rate_limit',
+      evidence: 'message',
+    });
   });
 
   it('says nothing about text that carries no failure', () => {
@@ -120,7 +164,12 @@ describe('ToolExecutionError', () => {
   it('states the kind and type, before any other evidence', () => {
     const cause = Object.assign(new Error('upstream'), { status: 500 });
     const err = new ToolExecutionError('payment refused', { kind: 'not_permitted', cause, toolName: 'pay' });
-    expect(classifyToolError(err)).to.include({ kind: 'not_permitted', errorType: '500', executed: false, evidence: 'explicit' });
+    expect(classifyToolError(err)).to.include({
+      kind: 'not_permitted',
+      errorType: '500',
+      executed: false,
+      evidence: 'explicit',
+    });
     expect(err.cause).to.equal(cause);
   });
 
@@ -135,12 +184,17 @@ describe('ToolExecutionError', () => {
       [ToolErrorType.TOOL_ERROR]: 'tool_error',
     };
     for (const [errorType, kind] of Object.entries(expected)) {
-      expect(classifyToolError(new ToolExecutionError('x', { errorType })), errorType).to.include({ errorType, kind });
+      expect(classifyToolError(new ToolExecutionError('x', { errorType })), errorType).to.include({
+        errorType,
+        kind,
+      });
     }
   });
 
   it('derives the type from the kind or the cause', () => {
-    expect(classifyToolError(new ToolExecutionError('slow', { kind: 'timeout' }))).to.include({ errorType: 'timeout' });
+    expect(classifyToolError(new ToolExecutionError('slow', { kind: 'timeout' }))).to.include({
+      errorType: 'timeout',
+    });
     const refused = Object.assign(new Error(), { code: 'ECONNREFUSED' });
     expect(classifyToolError(new ToolExecutionError('down', { cause: refused }))).to.include({
       errorType: 'ECONNREFUSED',
@@ -149,7 +203,10 @@ describe('ToolExecutionError', () => {
   });
 
   it('recognises the seed TypeScript agent error by its name and kind', () => {
-    const seedError = Object.assign(new Error('limit'), { name: 'ToolExecutionError', kind: 'limit_exceeded' });
+    const seedError = Object.assign(new Error('limit'), {
+      name: 'ToolExecutionError',
+      kind: 'limit_exceeded',
+    });
     expect(classifyToolError(seedError)).to.include({ kind: 'not_permitted', executed: false });
   });
 
@@ -157,13 +214,21 @@ describe('ToolExecutionError', () => {
     const before = Date.now();
     const err = new ToolExecutionError('nope', { errorType: '404', toolName: 'lookup', input: { id: 7 } });
     const json = JSON.parse(JSON.stringify(err));
-    expect(json).to.include({ name: 'ToolExecutionError', message: 'nope', errorType: '404', toolName: 'lookup' });
+    expect(json).to.include({
+      name: 'ToolExecutionError',
+      message: 'nope',
+      errorType: '404',
+      toolName: 'lookup',
+    });
     expect(json.input).to.deep.equal({ id: 7 });
     expect(Date.parse(json.timestamp)).to.be.within(before, Date.now());
   });
 
   it('rejects an unknown kind with a clear message', () => {
-    expect(() => new ToolExecutionError('x', { kind: 'oops' as never })).to.throw(TypeError, /unknown kind "oops"/);
+    expect(() => new ToolExecutionError('x', { kind: 'oops' as never })).to.throw(
+      TypeError,
+      /unknown kind "oops"/,
+    );
   });
 });
 
@@ -185,7 +250,10 @@ describe('formatToolErrorForModel', () => {
   });
 
   it('tells the model to fix its arguments for invalid input', () => {
-    const text = formatToolErrorForModel('book_flight', classifyToolError(Object.assign(new Error(), { name: 'ZodError' })));
+    const text = formatToolErrorForModel(
+      'book_flight',
+      classifyToolError(Object.assign(new Error(), { name: 'ZodError' })),
+    );
     expect(text).to.match(/Fix them to match the tool schema/);
   });
 });
