@@ -11,6 +11,7 @@ export {
   ATTR_EXCEPTION_TYPE,
   ATTR_EXCEPTION_MESSAGE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_REQUEST_METHOD,
 } from '@opentelemetry/semantic-conventions';
 
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
@@ -35,3 +36,32 @@ export const ATTR_TOOL_ERROR_RETRYABLE = 'tool.error_retryable';
 export const ATTR_TOOL_ERROR_EXECUTED = 'tool.error_executed';
 /** Counter of failed tool calls, with the same attributes as the duration histogram. */
 export const METRIC_TOOL_ERRORS = 'tool.errors';
+
+// HTTP client attributes before the stable HTTP conventions: instrumentation-http still writes
+// these unless OTEL_SEMCONV_STABILITY_OPT_IN=http.
+export const ATTR_HTTP_METHOD_OLD = 'http.method';
+export const ATTR_HTTP_STATUS_CODE_OLD = 'http.status_code';
+/** Set only when the HTTP instrumentation is configured to capture the header. */
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER = 'http.response.header.retry-after';
+
+// What agent frameworks write on their own tool spans. The processor reads these, never writes them.
+/** Vercel AI SDK (v6, and v7 without @ai-sdk/otel): span `ai.toolCall`. */
+export const ATTR_AI_TOOL_CALL_NAME = 'ai.toolCall.name';
+export const ATTR_AI_TOOL_CALL_RESULT = 'ai.toolCall.result';
+/** OpenInference: `openinference.span.kind=TOOL`, `tool.name`, `output.value`. */
+export const ATTR_OPENINFERENCE_SPAN_KIND = 'openinference.span.kind';
+export const ATTR_OPENINFERENCE_OUTPUT_VALUE = 'output.value';
+/** OpenInference and VoltAgent both name the tool `tool.name`. */
+export const ATTR_TOOL_NAME = 'tool.name';
+/** VoltAgent: span `tool.execution:{name}`; `output` holds the returned value. */
+export const ATTR_VOLTAGENT_OUTPUT = 'output';
+/** Genkit actions: a tool is `genkit:type=action` with `genkit:metadata:subtype=tool`. */
+export const ATTR_GENKIT_TYPE = 'genkit:type';
+export const ATTR_GENKIT_SUBTYPE = 'genkit:metadata:subtype';
+export const ATTR_GENKIT_NAME = 'genkit:name';
+export const ATTR_GENKIT_OUTPUT = 'genkit:output';
+/** Google ADK: span `execute_tool {name}`; the result on success. */
+export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
+/** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */
+export const ATTR_TRACELOOP_ENTITY_NAME = 'traceloop.entity.name';
+export const ATTR_TRACELOOP_ENTITY_OUTPUT = 'traceloop.entity.output';

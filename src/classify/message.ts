@@ -59,7 +59,7 @@ export function classifyMessage(message: string): MessageEvidence | undefined {
     const code = Number(mcp[1]);
     // MCP reports an unknown tool as InvalidParams ("MCP error -32602: Tool x not found").
     const kind = FAMILIES[0][1].test(message) ? 'unknown_tool' : kindForJsonRpcCode(code);
-    if (kind) return { kind, errorType: mcp[1] };
+    if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : mcp[1] };
   }
   const status = HTTP_STATUS.exec(message);
   if (status) {

@@ -1,0 +1,102 @@
+import { diag, type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
+import { markSpanFailed } from '../span-error';
+import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { ChildHttpFailures } from './http-child-evidence';
+import { readToolSpanFailure } from './span-evidence';
+import type { ReadableSpanLike } from './span-shape';
+import {
+  guardMatcher,
+  missingToolName,
+  recognizeToolSpan,
+  type ToolSpanMatcher,
+} from './tool-span-recognition';
+
+/** The `SpanExporter` contract, structurally: any SDK line's exporters fit. */
+export interface SpanExporterLike<S extends ReadableSpanLike = ReadableSpanLike> {
+  export(spans: S[], resultCallback: (result: { code: number; error?: Error }) => void): void;
+  shutdown(): Promise<void>;
+  forceFlush?(): Promise<void>;
+}
+
+export interface ToolErrorEnrichingExporterOptions {
+  /** As in `ToolErrorSpanProcessor`: marks more spans as tool spans. */
+  isToolSpan?: (span: ReadableSpanLike) => boolean;
+}
+
+const NAME = 'ToolErrorEnrichingExporter';
+
+/**
+ * Wraps any `SpanExporter` and marks failed tool spans at export time, for SDKs whose processors
+ * never get `onEnding` (sdk-trace-base < 2.3, or a wrapping processor that drops it). The same
+ * attributes and status as `ToolErrorSpanProcessor`, on copies: the SDK's spans are not touched.
+ *
+ * Only exporters behind it see the marks (a second exporter on another processor does not), and
+ * HTTP-child evidence needs the child and the tool span to reach this exporter, which they do in
+ * end order with both the Simple and the Batch span processor.
+ */
+export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpanLike> {
+  private readonly isToolSpan: ToolSpanMatcher | undefined;
+  private readonly httpFailures = new ChildHttpFailures();
+
+  constructor(
+    private readonly exporter: SpanExporterLike<S>,
+    options: ToolErrorEnrichingExporterOptions = {},
+  ) {
+    if (typeof exporter?.export !== 'function' || typeof exporter.shutdown !== 'function') {
+      throw new TypeError(`${NAME}: expected a SpanExporter (with export and shutdown) to wrap`);
+    }
+    this.isToolSpan = guardMatcher(options.isToolSpan, NAME);
+  }
+
+  export(spans: S[], resultCallback: (result: { code: number; error?: Error }) => void): void {
+    let enriched = spans;
+    try {
+      enriched = spans.map((span) => this.enrich(span));
+    } catch (error) {
+      diag.error(`${NAME}: enrichment failed; exporting the spans as they are`, error);
+    }
+    this.exporter.export(enriched, resultCallback);
+  }
+
+  shutdown(): Promise<void> {
+    this.httpFailures.clear();
+    return this.exporter.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.exporter.forceFlush ? this.exporter.forceFlush() : Promise.resolve();
+  }
+
+  private enrich(span: S): S {
+    const family = recognizeToolSpan(span, this.isToolSpan);
+    if (family === undefined) {
+      this.httpFailures.record(span, true);
+      return span;
+    }
+    const httpChild = this.httpFailures.take(span.spanContext().spanId);
+    const toolName = missingToolName(span, family);
+    const failure = readToolSpanFailure(span, family, httpChild);
+    if (toolName === undefined && failure === undefined) return span;
+
+    const attributes: Attributes = { ...span.attributes };
+    let status: SpanStatus = span.status as SpanStatus;
+    const writer = {
+      setAttribute(key: string, value: AttributeValue) {
+        attributes[key] = value;
+        return this as unknown as Span;
+      },
+      setStatus(next: SpanStatus) {
+        status = next;
+        return this as unknown as Span;
+      },
+    };
+    if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+    if (failure !== undefined) markSpanFailed(writer, failure.classification, failure.message);
+    // The copy reads everything else (span context, times, resource, and whatever fields this SDK
+    // line has) from the original through its prototype, so no field is lost or copied.
+    return Object.create(span, {
+      attributes: { value: attributes, enumerable: true },
+      status: { value: status, enumerable: true },
+    }) as S;
+  }
+}

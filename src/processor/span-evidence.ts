@@ -1,0 +1,207 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { classifyToolError } from '../classify/classify-error';
+import { type ToolErrorClassification } from '../classify/classification';
+import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
+import { classifyToolResult } from '../classify/result';
+import {
+  ATTR_ADK_TOOL_RESPONSE,
+  ATTR_AI_TOOL_CALL_RESULT,
+  ATTR_ERROR_TYPE,
+  ATTR_GENKIT_OUTPUT,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_OPENINFERENCE_OUTPUT_VALUE,
+  ATTR_TOOL_ERROR_EXECUTED,
+  ATTR_TOOL_ERROR_KIND,
+  ATTR_TOOL_ERROR_RETRYABLE,
+  ATTR_TRACELOOP_ENTITY_OUTPUT,
+  ATTR_VOLTAGENT_OUTPUT,
+  ERROR_TYPE_VALUE_OTHER,
+} from '../semconv';
+import type { HttpFailure } from './http-child-evidence';
+import { lastException, type ReadableSpanLike } from './span-shape';
+import type { ToolSpanFamily } from './tool-span-recognition';
+
+/** A failed tool span's classification and the text for its status description (scrubbed later). */
+export interface ToolSpanFailure {
+  readonly classification: ToolErrorClassification;
+  readonly message: string | undefined;
+}
+
+/** Where each family records what the tool returned. `gen_ai.tool.call.result` is checked for all. */
+const RESULT_ATTRIBUTE: Readonly<Record<ToolSpanFamily, string | undefined>> = {
+  gen_ai: ATTR_ADK_TOOL_RESPONSE,
+  ai_sdk: ATTR_AI_TOOL_CALL_RESULT,
+  voltagent: ATTR_VOLTAGENT_OUTPUT,
+  openinference: ATTR_OPENINFERENCE_OUTPUT_VALUE,
+  genkit: ATTR_GENKIT_OUTPUT,
+  custom: undefined,
+};
+
+/** Longer results are not parsed: an error result is small, and parsing must stay cheap. */
+const MAX_RESULT_LENGTH = 64 * 1024;
+/** A result worth parsing names one of the keys `classifyToolResult` looks at. */
+const ERROR_RESULT_HINT = /isError|is_error|tool-error|"(?:error|success|status)\\?"/;
+
+const STRUCTURED = new Set(['explicit', 'http_status', 'code', 'class']);
+
+/**
+ * Reads, from an ending tool span, whether it failed and how.
+ *
+ * It failed when it has status ERROR, an exception event, `error.type` or `tool.error_kind`, an
+ * own `http.response.status_code` >= 400, or an error result the tool returned as its framework
+ * recorded it (MCP `isError`, `{ success: false }`, `{ status: 'error' }`, ...). A failed HTTP call
+ * alone is no failure: the tool may have recovered from it.
+ *
+ * How, strongest evidence first:
+ * 1. `error.type` / `tool.error_kind` already on the span (this package's wrapper, the Anthropic
+ *    SDK) are kept; only what is missing is filled;
+ * 2. structured evidence on the span: the exception event (`exception.type` is `err.code ??
+ *    err.name`) with the span's own `http.response.status_code`, classified together as the error
+ *    they came from, or a status or code inside the returned result;
+ * 3. the last HTTP client call made under the span, when it failed;
+ * 4. text: message patterns on the status or exception text, or the returned result's text
+ *    (`tool_error` when it says nothing).
+ */
+export function readToolSpanFailure(
+  span: ReadableSpanLike,
+  family: ToolSpanFamily,
+  httpChild: HttpFailure | undefined,
+): ToolSpanFailure | undefined {
+  const attributes = span.attributes;
+  const existingType = attributes[ATTR_ERROR_TYPE];
+  const existingKind = attributes[ATTR_TOOL_ERROR_KIND];
+  const ownStatus = attributes[ATTR_HTTP_RESPONSE_STATUS_CODE];
+  const statusError = span.status.code === SpanStatusCode.ERROR;
+  const exception = lastException(span);
+  const thrownSignal =
+    statusError ||
+    exception !== undefined ||
+    existingType !== undefined ||
+    existingKind !== undefined ||
+    (typeof ownStatus === 'number' && ownStatus >= 400);
+  const returned = thrownSignal ? undefined : readReturnedError(span, family);
+  if (!thrownSignal && returned === undefined) return undefined;
+
+  const message = firstLine((statusError ? span.status.message : undefined) || exception?.message);
+  const thrown =
+    exception !== undefined || message !== undefined || typeof ownStatus === 'number'
+      ? classifyToolError({
+          name: exception?.type,
+          code: exception?.type,
+          message,
+          // A numeric `err.code` in the HTTP range is a status (GenkitError keeps 503 there).
+          status: typeof ownStatus === 'number' ? ownStatus : httpStatusIn(exception?.type),
+        })
+      : undefined;
+  const found = chooseEvidence(thrown ?? returned, httpChild);
+  return {
+    classification: keepExisting(found, existingType, existingKind, attributes),
+    // A returned result is tool output: its text stays out of the status unless capture is opted in.
+    message: returned === undefined ? message : undefined,
+  };
+}
+
+/** The span's own evidence when it is structured, else the failed HTTP child, else text or nothing. */
+function chooseEvidence(
+  own: ToolErrorClassification | undefined,
+  httpChild: HttpFailure | undefined,
+): ToolErrorClassification {
+  if (own && STRUCTURED.has(own.evidence)) return own;
+  if (httpChild) return classifyHttpFailure(httpChild);
+  return own ?? classifyToolError({ name: ERROR_TYPE_VALUE_OTHER });
+}
+
+/** The HTTP child's failure as the classifier sees the error it would have thrown. */
+function classifyHttpFailure(failure: HttpFailure): ToolErrorClassification {
+  return classifyToolError({
+    status: failure.status,
+    code: failure.errorType,
+    name: failure.errorType,
+    message: failure.message,
+    headers: failure.retryAfter === undefined ? undefined : { 'retry-after': failure.retryAfter },
+  });
+}
+
+/**
+ * Keeps what an instrumentation already wrote. A kind comes from an existing `error.type` when
+ * that type says one (`"503"`, `ECONNRESET`, `ZodError`); the generic `tool_error` and `_OTHER`
+ * leave the kind to the evidence, as the classifier does for returned errors.
+ */
+function keepExisting(
+  found: ToolErrorClassification,
+  existingType: unknown,
+  existingKind: unknown,
+  attributes: ReadableSpanLike['attributes'],
+): ToolErrorClassification {
+  const errorType = typeof existingType === 'string' && existingType !== '' ? existingType : undefined;
+  const statedKind = isToolErrorKind(existingKind) ? existingKind : undefined;
+  if (errorType === undefined && statedKind === undefined) return found;
+  const kind: ToolErrorKind =
+    statedKind ??
+    kindStatedBy(errorType) ??
+    (found.evidence === 'fallback' && errorType === 'tool_error' ? 'tool_error' : found.kind);
+  const meaning = TOOL_ERROR_KIND_MEANINGS[kind];
+  const retryable = attributes[ATTR_TOOL_ERROR_RETRYABLE];
+  const executed = attributes[ATTR_TOOL_ERROR_EXECUTED];
+  return {
+    ...found,
+    errorType: errorType ?? found.errorType,
+    kind,
+    retryable: typeof retryable === 'boolean' ? retryable : meaning.retryable,
+    executed: typeof executed === 'boolean' ? executed : meaning.executed,
+  };
+}
+
+function kindStatedBy(errorType: string | undefined): ToolErrorKind | undefined {
+  if (errorType === undefined || errorType === 'tool_error' || errorType === ERROR_TYPE_VALUE_OTHER)
+    return undefined;
+  const stated = classifyToolError({
+    name: errorType,
+    code: errorType,
+    message: errorType,
+    status: httpStatusIn(errorType),
+  });
+  return stated.evidence === 'fallback' ? undefined : stated.kind;
+}
+
+function httpStatusIn(text: string | undefined): number | undefined {
+  return text !== undefined && /^[1-5]\d\d$/.test(text) ? Number(text) : undefined;
+}
+
+/** An error result recorded as a JSON attribute by the span's framework. */
+function readReturnedError(
+  span: ReadableSpanLike,
+  family: ToolSpanFamily,
+): ToolErrorClassification | undefined {
+  const key = RESULT_ATTRIBUTE[family];
+  return (
+    classifyResultText(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]) ??
+    (key === undefined ? undefined : classifyResultText(span.attributes[key])) ??
+    (family === 'gen_ai' ? classifyResultText(span.attributes[ATTR_TRACELOOP_ENTITY_OUTPUT]) : undefined)
+  );
+}
+
+function classifyResultText(value: unknown): ToolErrorClassification | undefined {
+  if (typeof value !== 'string' || value.length > MAX_RESULT_LENGTH || !ERROR_RESULT_HINT.test(value))
+    return undefined;
+  let result = parseJson(value);
+  // Some frameworks JSON-encode a tool's string result, which may itself be a JSON error result.
+  if (typeof result === 'string') result = parseJson(result);
+  return classifyToolResult(result);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first line: frameworks such as OpenInference append the whole stack to the status message. */
+function firstLine(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const end = text.indexOf('\n');
+  return (end === -1 ? text : text.slice(0, end)).trim() || undefined;
+}

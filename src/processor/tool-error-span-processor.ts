@@ -1,0 +1,139 @@
+import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
+import { markSpanFailed } from '../span-error';
+import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { ChildHttpFailures } from './http-child-evidence';
+import { readToolSpanFailure } from './span-evidence';
+import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
+import {
+  guardMatcher,
+  missingToolName,
+  recognizeToolSpan,
+  type ToolSpanMatcher,
+} from './tool-span-recognition';
+
+export interface ToolErrorSpanProcessorOptions {
+  /**
+   * Marks more spans as tool spans, beyond the recognised frameworks. Called with the span at
+   * start (for HTTP-child tracking) and again when it ends; keep it cheap, it sees every span.
+   */
+  isToolSpan?: (span: ReadableSpanLike) => boolean;
+}
+
+const NAME = 'ToolErrorSpanProcessor';
+
+/**
+ * A `SpanProcessor` that marks failed tool-execution spans: `error.type`, `tool.error_kind`,
+ * `tool.error_retryable`, `tool.error_executed` and status ERROR with a scrubbed description.
+ * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere.
+ *
+ * It writes in `onEnding` (sdk-trace-base ≥ 2.3, and the 3.x `@opentelemetry/sdk-trace`), which
+ * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. An SDK that
+ * never calls `onEnding` gets one warning and no enrichment; use `ToolErrorEnrichingExporter`.
+ *
+ * Typed structurally: it needs only `@opentelemetry/api`, never an SDK package.
+ */
+export class ToolErrorSpanProcessor {
+  private readonly isToolSpan: ToolSpanMatcher | undefined;
+  private readonly openToolSpans = new ChildHttpFailures();
+  private sawOnEnding = false;
+  private checkedOnEnding = false;
+
+  constructor(options: ToolErrorSpanProcessorOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(
+        `${NAME}: options must be an object, got ${options === null ? 'null' : typeof options}`,
+      );
+    }
+    this.isToolSpan = guardMatcher(options.isToolSpan, NAME);
+  }
+
+  onStart(span: ReadableSpanLike, _parentContext: Context): void {
+    if (this.checkedOnEnding && !this.sawOnEnding) return;
+    try {
+      // Tool spans are followed so that the HTTP calls made under them can count as evidence.
+      if (recognizeToolSpan(span, this.isToolSpan) !== undefined)
+        this.openToolSpans.watch(span.spanContext().spanId);
+    } catch (error) {
+      diag.error(`${NAME}: onStart failed`, error);
+    }
+  }
+
+  onEnding(span: EndingSpanLike): void {
+    this.sawOnEnding = true;
+    try {
+      const family = recognizeToolSpan(span, this.isToolSpan);
+      if (family === undefined) return;
+      const httpChild = this.openToolSpans.take(span.spanContext().spanId);
+      const toolName = missingToolName(span, family);
+      if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+      const failure = readToolSpanFailure(span, family, httpChild);
+      if (failure !== undefined)
+        markSpanFailed(errorStatusWriter(span), failure.classification, failure.message);
+    } catch (error) {
+      diag.error(`${NAME}: onEnding failed`, error);
+    }
+  }
+
+  onEnd(span: ReadableSpanLike): void {
+    if (!this.checkedOnEnding) this.checkOnEnding();
+    if (this.openToolSpans.size === 0) return;
+    try {
+      this.openToolSpans.record(span, false);
+      // A tool span is taken in onEnding; this drops one that was recognised only at start.
+      this.openToolSpans.forget(span.spanContext().spanId);
+    } catch (error) {
+      diag.error(`${NAME}: onEnd failed`, error);
+    }
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    this.openToolSpans.clear();
+    return Promise.resolve();
+  }
+
+  /** @internal For tests: how many started tool spans are followed now (never above 10,000). */
+  get _openToolSpanCount(): number {
+    return this.openToolSpans.size;
+  }
+
+  /**
+   * The SDK calls `onEnding` just before `onEnd` of the same span, so if the first `onEnd` came
+   * without it, this SDK (older than sdk-trace-base 2.3) or a wrapping processor never will.
+   */
+  private checkOnEnding(): void {
+    this.checkedOnEnding = true;
+    if (this.sawOnEnding) return;
+    this.openToolSpans.clear();
+    diag.warn(
+      `${NAME}: SpanProcessor.onEnding is never called here, so failed tool spans cannot be marked before export. ` +
+        'onEnding needs @opentelemetry/sdk-trace-base >= 2.3.0 (or @opentelemetry/sdk-trace 3.x), and a processor ' +
+        'that wraps this one must forward it. Until then, wrap your exporter in ToolErrorEnrichingExporter instead.',
+    );
+  }
+}
+
+/**
+ * Writes through to the span, and makes sure an error status sticks. The SDK keeps an OK status
+ * final, but frameworks such as OpenInference, VoltAgent and OpenLLMetry set OK on every call that
+ * returned, including calls that returned an error result; with the evidence in hand, ERROR wins
+ * (Jaeger's SPM counts only status ERROR). The span is still writable in `onEnding`.
+ */
+function errorStatusWriter(span: EndingSpanLike): Pick<Span, 'setAttribute' | 'setStatus'> {
+  return {
+    setAttribute(key, value) {
+      span.setAttribute(key, value);
+      return this as Span;
+    },
+    setStatus(status: SpanStatus) {
+      span.setStatus(status);
+      if (span.status.code !== SpanStatusCode.ERROR && status.code === SpanStatusCode.ERROR) {
+        (span as { status: SpanStatus }).status = { code: SpanStatusCode.ERROR, message: status.message };
+      }
+      return this as Span;
+    },
+  };
+}

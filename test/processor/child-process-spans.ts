@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * Some frameworks can only be traced through process-wide state: Google ADK keeps one module-level
+ * tracer bound to the first global provider it sees, VoltAgent registers its own global provider,
+ * OpenLLMetry patches LangChain's CallbackManager for good. Their fixtures run in a child process
+ * so that no other test file shares, or inherits, that state.
+ */
+
+/** An exported span, as JSON. */
+export interface SpanRecord {
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+  status: { code: number; message?: string };
+  events: Array<{ name: string; attributes?: Record<string, unknown> }>;
+}
+
+interface FixtureOutput {
+  spans: SpanRecord[];
+  /** Everything logged through `diag` at WARN or above while the fixture ran. */
+  diagnostics: string[];
+}
+
+const MARKER = 'FIXTURE_SPANS_JSON:';
+
+/** Child side: captures `diag` warnings and errors from now on. */
+export function captureDiagnostics(): string[] {
+  const captured: string[] = [];
+  const keep = (message: string) => captured.push(message);
+  diag.setLogger(
+    { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
+    DiagLogLevel.WARN,
+  );
+  return captured;
+}
+
+/** Child side: hands the exported spans to the parent and exits (frameworks may keep timers alive). */
+export function reportAndExit(spans: ReadableSpan[], diagnostics: string[]): never {
+  const output: FixtureOutput = {
+    diagnostics,
+    spans: spans.map((span) => ({
+      name: span.name,
+      kind: span.kind,
+      attributes: { ...span.attributes },
+      status: { ...span.status },
+      events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
+    })),
+  };
+  process.stdout.write(`\n${MARKER}${JSON.stringify(output)}\n`, () => process.exit(0));
+  // process.exit runs from the write callback; this only satisfies the `never` type.
+  throw new Error('unreachable');
+}
+
+/** Parent side: runs `test/processor/<fixture>` with tsx and returns what it reported. */
+export function runFixture(
+  fixture: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<FixtureOutput> {
+  const root = resolve(__dirname, '../..');
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', resolve(__dirname, fixture), ...args],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const line = stdout.split('\n').find((l) => l.startsWith(MARKER));
+        if (error || !line) {
+          reject(
+            new Error(
+              `fixture ${fixture} failed: ${error?.message ?? 'no output'}\n${stderr}\n${stdout.slice(-4000)}`,
+            ),
+          );
+          return;
+        }
+        resolvePromise(JSON.parse(line.slice(MARKER.length)) as FixtureOutput);
+      },
+    );
+  });
+}

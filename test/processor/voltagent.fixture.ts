@@ -1,0 +1,97 @@
+/**
+ * Child process (see child-process-spans.ts): runs a real VoltAgent agent, with the AI SDK's mock
+ * model, whose tools throw, return an MCP error result, and work. VoltAgent builds and registers its
+ * own tracer provider from the span processors it is given.
+ *
+ * `filtered` keeps VoltAgent's default span filter, which wraps every processor in a
+ * SpanFilterProcessor that forwards onStart and onEnd but not onEnding: the processor cannot mark
+ * spans, so the exporter is wrapped in ToolErrorEnrichingExporter. `unfiltered` turns the filter off.
+ */
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor } from '../../src';
+import { captureDiagnostics, reportAndExit } from './child-process-spans';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+async function main(): Promise<void> {
+  const filtered = process.argv[2] === 'filtered';
+  // VoltAgent refreshes a model registry over the network at import unless NODE_ENV is production.
+  process.env.NODE_ENV = 'production';
+  const { Agent, VoltAgent, VoltAgentObservability, createTool } = await import('@voltagent/core');
+  const diagnostics = captureDiagnostics();
+
+  const exporter = new InMemorySpanExporter();
+  const observability = new VoltAgentObservability({
+    spanProcessors: [
+      new ToolErrorSpanProcessor(),
+      new SimpleSpanProcessor(filtered ? new ToolErrorEnrichingExporter(exporter) : exporter),
+    ],
+    ...(filtered ? {} : { spanFilters: { enabled: false } }),
+    voltOpsSync: { sampling: { strategy: 'never' } },
+  });
+
+  let step = 0;
+  const model = new MockLanguageModelV3({
+    doGenerate: async () => {
+      step++;
+      if (step === 1) {
+        return {
+          content: ['lookup', 'mcp', 'clock'].map((toolName, i) => ({
+            type: 'tool-call' as const,
+            toolCallId: `call-${i}`,
+            toolName,
+            input: '{}',
+          })),
+          finishReason: { unified: 'tool-calls' as const, raw: undefined },
+          usage,
+          warnings: [],
+        };
+      }
+      return {
+        content: [{ type: 'text' as const, text: 'done' }],
+        finishReason: { unified: 'stop' as const, raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+  const empty = z.object({});
+  const tools = [
+    createTool({
+      name: 'lookup',
+      description: 'Throws what axios throws for a 503.',
+      parameters: empty,
+      execute: async () => {
+        throw new Error('Request failed with status code 503');
+      },
+    }),
+    createTool({
+      name: 'mcp',
+      description: 'Returns an MCP error result.',
+      parameters: empty,
+      execute: async () => ({
+        isError: true,
+        content: [{ type: 'text', text: 'MCP error -32602: Tool search not found' }],
+      }),
+    }),
+    createTool({
+      name: 'clock',
+      description: 'Works.',
+      parameters: empty,
+      execute: async () => ({ now: '12:00' }),
+    }),
+  ];
+  const agent = new Agent({ name: 'agent', instructions: 'Use the tools.', model, tools });
+  // Registering the observability with VoltAgent makes it the one every agent traces to.
+  new VoltAgent({ agents: { agent }, observability });
+  await agent.generateText('go', { maxSteps: 3 });
+  await observability.forceFlush();
+  reportAndExit(exporter.getFinishedSpans(), diagnostics);
+}
+
+void main();

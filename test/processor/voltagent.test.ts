@@ -1,0 +1,63 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { expect } from 'chai';
+import { runFixture, type SpanRecord } from './child-process-spans';
+
+function toolSpan(spans: SpanRecord[], tool: string): SpanRecord {
+  const found = spans.find((s) => s.name === `tool.execution:${tool}`);
+  expect(found, `tool.execution:${tool} among ${spans.map((s) => s.name).join(', ')}`).not.to.equal(
+    undefined,
+  );
+  return found!;
+}
+
+/** What this package logged, or the SDK logged about writes to ended spans; VoltAgent's own noise aside. */
+function ourDiagnostics(diagnostics: string[]): string[] {
+  return diagnostics.filter((message) => /ToolError|otel-tool-errors|ended Span/.test(message));
+}
+
+/** The same expectations whichever path (processor or exporter) did the marking. */
+function expectMarkedVoltAgentSpans(spans: SpanRecord[]): void {
+  // VoltAgent sets error.type to its wrapper class; that is kept, and the kind comes from the message.
+  const lookup = toolSpan(spans, 'lookup');
+  expect(lookup.status.code).to.equal(SpanStatusCode.ERROR);
+  expect(lookup.attributes).to.include({
+    'error.type': 'VoltAgentError',
+    'tool.error_kind': 'transient',
+    'tool.error_retryable': true,
+    'gen_ai.tool.name': 'lookup',
+  });
+
+  // VoltAgent sets status OK on every call that returned, error results included.
+  const mcp = toolSpan(spans, 'mcp');
+  expect(mcp.status.code).to.equal(SpanStatusCode.ERROR);
+  expect(mcp.attributes).to.include({
+    'error.type': '-32602',
+    'tool.error_kind': 'unknown_tool',
+    'tool.error_executed': false,
+  });
+
+  const clock = toolSpan(spans, 'clock');
+  expect(clock.status.code).to.equal(SpanStatusCode.OK);
+  expect(clock.attributes).to.not.have.property('error.type');
+  expect(clock.attributes['gen_ai.tool.name']).to.equal('clock');
+}
+
+/** VoltAgent's own `tool.execution:{name}` spans from a real agent run (voltagent.fixture.ts). */
+describe('ToolErrorSpanProcessor on VoltAgent tool.execution spans', function () {
+  this.timeout(60_000);
+
+  it('marks them in onEnding when VoltAgent passes the processor through', async () => {
+    const { spans, diagnostics } = await runFixture('voltagent.fixture.ts', ['unfiltered']);
+    expectMarkedVoltAgentSpans(spans);
+    expect(ourDiagnostics(diagnostics)).to.deep.equal([]);
+  });
+
+  it("warns once behind VoltAgent's span filter (no onEnding), and ToolErrorEnrichingExporter marks them instead", async () => {
+    const { spans, diagnostics } = await runFixture('voltagent.fixture.ts', ['filtered']);
+    expectMarkedVoltAgentSpans(spans);
+    expect(ourDiagnostics(diagnostics)).to.have.length(1);
+    expect(ourDiagnostics(diagnostics)[0])
+      .to.contain('onEnding is never called')
+      .and.contain('ToolErrorEnrichingExporter');
+  });
+});
