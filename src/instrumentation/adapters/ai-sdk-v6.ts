@@ -1,0 +1,164 @@
+import { types } from 'node:util';
+import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { traceToolCall } from '../tool-call-wrapper';
+
+/**
+ * Vercel AI SDK v6 (`ai` 5.x and 6.x). A tool does not know its name (it is the key in `tools`), so
+ * the adapter wraps `tools[name].execute` in the arguments of `generateText`/`streamText` and in
+ * what `ToolLoopAgent.prototype.prepareCall` returns. The SDK returns tool errors as `tool-error`
+ * parts; the wrapper sees the thrown error first. With `experimental_telemetry` on, the SDK's own
+ * `ai.toolCall` span is active around `execute` and is enriched instead of duplicated.
+ *
+ * Calls the model makes to an unknown tool, or with input that fails the schema, never reach
+ * `execute`; they get a span when their step finishes (`onStepFinish`), from the SDK's error.
+ *
+ * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
+ * exports (kept per module, so unpatching restores the originals on that same copy).
+ */
+const SUPPORTED = ['>=5.0.0 <7'];
+const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type AiModule = Record<string, unknown> & { ToolLoopAgent?: { prototype: Record<string, AnyFunction> } };
+
+interface AiTool {
+  execute?: AnyFunction;
+  description?: unknown;
+}
+
+interface ToolCallPart {
+  type?: unknown;
+  toolName?: unknown;
+  toolCallId?: unknown;
+  input?: unknown;
+  invalid?: unknown;
+  error?: unknown;
+}
+
+export const aiSdkV6Adapter: FrameworkAdapter = {
+  name: 'ai-sdk-v6',
+  setup(ctx) {
+    const copies = new WeakMap<object, AiModule>();
+    const patchTarget = (exports: AiModule): AiModule => {
+      if (types.isProxy(exports)) return exports;
+      let copy = copies.get(exports);
+      if (!copy) {
+        const descriptors = Object.getOwnPropertyDescriptors(exports);
+        for (const descriptor of Object.values(descriptors)) descriptor.configurable = true;
+        copy = Object.defineProperties({}, descriptors) as AiModule;
+        copies.set(exports, copy);
+      }
+      return copy;
+    };
+    const patch = (exports: AiModule) => {
+      if (!exports) return exports;
+      const target = patchTarget(exports);
+      for (const name of WRAPPED_FUNCTIONS) {
+        if (typeof target[name] === 'function') {
+          ctx.wrap(target, name, (original) => wrapGenerate(ctx, original as AnyFunction));
+        }
+      }
+      const agent = target.ToolLoopAgent?.prototype;
+      if (typeof agent?.prepareCall === 'function') {
+        ctx.wrap(agent, 'prepareCall', (original) => wrapPrepareCall(ctx, original));
+      }
+      return target;
+    };
+    const unpatch = (exports: AiModule) => {
+      if (!exports) return;
+      const target = types.isProxy(exports) ? exports : copies.get(exports);
+      if (!target) return;
+      for (const name of WRAPPED_FUNCTIONS) ctx.unwrap(target, name);
+      if (target.ToolLoopAgent) ctx.unwrap(target.ToolLoopAgent.prototype, 'prepareCall');
+    };
+    return { modules: [new InstrumentationNodeModuleDefinition('ai', SUPPORTED, patch, unpatch)] };
+  },
+};
+
+/** `generateText(options)` / `streamText(options)`: the same call with traced tools. */
+function wrapGenerate(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function (this: unknown, ...args: unknown[]) {
+    const options = args[0] as Record<string, unknown> | undefined;
+    if (typeof options !== 'object' || options === null) return original.apply(this, args);
+    return original.call(this, withTracedTools(ctx, options), ...args.slice(1));
+  };
+}
+
+/** `ToolLoopAgent.prepareCall` resolves to the `generateText` options, tools included. */
+function wrapPrepareCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function (this: unknown, ...args: unknown[]) {
+    const prepared = original.apply(this, args) as Promise<Record<string, unknown>>;
+    return prepared.then((options) =>
+      typeof options === 'object' && options !== null ? withTracedTools(ctx, options) : options,
+    );
+  };
+}
+
+function withTracedTools(ctx: AdapterContext, options: Record<string, unknown>): Record<string, unknown> {
+  const tools = options.tools as Record<string, AiTool> | undefined;
+  if (typeof tools !== 'object' || tools === null) return options;
+  const traced: Record<string, AiTool> = {};
+  for (const [name, tool] of Object.entries(tools)) traced[name] = tracedTool(ctx, name, tool);
+  const onStepFinish = options.onStepFinish as AnyFunction | undefined;
+  return {
+    ...options,
+    tools: traced,
+    onStepFinish(this: unknown, step: unknown) {
+      traceRejectedCalls(ctx, step);
+      return onStepFinish?.call(this, step);
+    },
+  };
+}
+
+function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
+  const execute = tool?.execute;
+  if (typeof execute !== 'function') return tool;
+  return {
+    ...tool,
+    execute(this: unknown, ...args: unknown[]) {
+      if (!ctx.isEnabled()) return execute.apply(tool, args);
+      const [input, options] = args as [unknown, { toolCallId?: unknown } | undefined];
+      const callId = options?.toolCallId;
+      return traceToolCall(
+        ctx.tracer,
+        ctx.config,
+        {
+          name,
+          callId: typeof callId === 'string' ? callId : undefined,
+          description: typeof tool.description === 'string' ? tool.description : undefined,
+          type: 'function',
+          args: input,
+        },
+        () => execute.apply(tool, args),
+      );
+    },
+  };
+}
+
+/** One failed span per tool call the SDK rejected before `execute` (unknown tool, invalid input). */
+export function traceRejectedCalls(ctx: AdapterContext, step: unknown): void {
+  if (!ctx.isEnabled()) return;
+  try {
+    const content = (step as { content?: unknown } | undefined)?.content;
+    if (!Array.isArray(content)) return;
+    for (const part of content as ToolCallPart[]) {
+      if (part?.type !== 'tool-call' || part.invalid !== true || typeof part.toolName !== 'string') continue;
+      const info = {
+        name: part.toolName,
+        callId: typeof part.toolCallId === 'string' ? part.toolCallId : undefined,
+        type: 'function' as const,
+        args: part.input,
+      };
+      try {
+        traceToolCall(ctx.tracer, ctx.config, info, () => {
+          throw part.error;
+        });
+      } catch {
+        // The rethrown SDK error: it was already handled by the SDK, the span is all we wanted.
+      }
+    }
+  } catch {
+    // A step shape we do not know: nothing to record.
+  }
+}

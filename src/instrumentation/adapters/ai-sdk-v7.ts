@@ -1,0 +1,155 @@
+import { traceToolCall } from '../tool-call-wrapper';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { traceRejectedCalls } from './ai-sdk-v6';
+
+/**
+ * Vercel AI SDK v7 (ESM-only). No patching: the adapter is a telemetry integration, the same kind
+ * of object `registerTelemetry()` takes. `registerTelemetry` keeps integrations on a process-global
+ * array, which every copy of `ai@7` reads whatever name it was installed under; the adapter puts
+ * itself FIRST there, so its `executeTool` wrapper is the innermost one: when `@ai-sdk/otel` is
+ * registered, its `execute_tool` span is already active and gets enriched rather than duplicated.
+ *
+ * - `executeTool` runs the tool in the span's context and sees what it throws;
+ * - `onToolExecutionEnd` brings the output, so returned error results are classified too, before
+ *   `@ai-sdk/otel` ends its span (integrations are called in array order);
+ * - `onStepEnd` records the calls the SDK rejected before `execute` (unknown tool, invalid input).
+ *
+ * Limit: a call with its own `telemetry.integrations` replaces the global ones, this one included.
+ */
+const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
+
+interface ToolCallEvent {
+  callId?: unknown;
+  toolCallId?: unknown;
+  toolCall?: { toolName?: unknown; toolCallId?: unknown; input?: unknown; providerExecuted?: unknown };
+  execute: () => Promise<unknown>;
+}
+
+interface ToolEndEvent {
+  callId?: unknown;
+  toolCall?: { toolCallId?: unknown };
+  toolOutput?: { type?: unknown; output?: unknown; error?: unknown };
+}
+
+export const aiSdkV7Adapter: FrameworkAdapter = {
+  name: 'ai-sdk-v7',
+  setup(ctx) {
+    const pending = new Map<string, PendingOutcome>();
+    const integration = {
+      executeTool: (event: ToolCallEvent) => executeTool(ctx, pending, event),
+      onToolExecutionEnd(event: ToolEndEvent) {
+        const key = keyOf(event.callId, event.toolCall?.toolCallId);
+        const outcome = pending.get(key);
+        const output = event.toolOutput;
+        if (!outcome || !output) return;
+        pending.delete(key);
+        if (output.type === 'tool-error') outcome.reject(output.error);
+        else if (output.type === 'tool-result') outcome.resolve(output.output);
+      },
+      onStepEnd: (event: unknown) => traceRejectedCalls(ctx, event),
+    };
+    const registry = (): unknown[] => {
+      const store = globalThis as Record<string, unknown>;
+      if (!Array.isArray(store[REGISTRY])) store[REGISTRY] = [];
+      return store[REGISTRY] as unknown[];
+    };
+    return {
+      enable() {
+        const integrations = registry();
+        if (!integrations.includes(integration)) integrations.unshift(integration);
+      },
+      disable() {
+        const integrations = registry();
+        const index = integrations.indexOf(integration);
+        if (index >= 0) integrations.splice(index, 1);
+      },
+    };
+  },
+};
+
+function executeTool(ctx: AdapterContext, pending: Map<string, PendingOutcome>, event: ToolCallEvent) {
+  const { toolCall, execute } = event;
+  if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return execute();
+  const key = keyOf(event.callId, event.toolCallId);
+  const outcome = new PendingOutcome();
+  pending.set(key, outcome);
+  let run: Promise<unknown> | undefined;
+  traceToolCall(
+    ctx.tracer,
+    ctx.config,
+    {
+      name: toolCall.toolName,
+      callId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+      type: toolCall.providerExecuted ? 'extension' : 'function',
+      args: toolCall.input,
+    },
+    () => {
+      run = execute();
+      // The span settles with the output from onToolExecutionEnd; `execute` itself resolves to nothing.
+      return outcome;
+    },
+  );
+  // Fallback when onToolExecutionEnd brings no output (telemetry that hides outputs).
+  run?.then(
+    () => setImmediate(() => settleLate(pending, key, outcome, undefined, false)),
+    (err: unknown) => setImmediate(() => settleLate(pending, key, outcome, err, true)),
+  );
+  return run as Promise<unknown>;
+}
+
+function settleLate(
+  pending: Map<string, PendingOutcome>,
+  key: string,
+  outcome: PendingOutcome,
+  value: unknown,
+  failed: boolean,
+): void {
+  if (pending.get(key) !== outcome) return;
+  pending.delete(key);
+  if (failed) outcome.reject(value);
+  else outcome.resolve(value);
+}
+
+function keyOf(callId: unknown, toolCallId: unknown): string {
+  return `${String(callId)}\u0000${String(toolCallId)}`;
+}
+
+/**
+ * A thenable settled by hand, synchronously: the tool span must be marked inside the SDK's
+ * `onToolExecutionEnd` round, before `@ai-sdk/otel` ends its span, not a microtask later.
+ */
+class PendingOutcome implements PromiseLike<unknown> {
+  private onResolved?: (value: unknown) => unknown;
+  private onRejected?: (reason: unknown) => unknown;
+  private settled?: { failed: boolean; value: unknown };
+
+  then<A = unknown, B = never>(
+    onResolved?: ((value: unknown) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
+    this.onResolved = onResolved ?? undefined;
+    this.onRejected = onRejected ?? undefined;
+    if (this.settled) this.deliver(this.settled);
+    return this as unknown as PromiseLike<A | B>;
+  }
+
+  resolve(value: unknown): void {
+    this.settle({ failed: false, value });
+  }
+
+  reject(reason: unknown): void {
+    this.settle({ failed: true, value: reason });
+  }
+
+  private settle(settled: { failed: boolean; value: unknown }): void {
+    if (this.settled) return;
+    this.settled = settled;
+    this.deliver(settled);
+  }
+
+  private deliver({ failed, value }: { failed: boolean; value: unknown }): void {
+    const handler = failed ? this.onRejected : this.onResolved;
+    this.onResolved = this.onRejected = undefined;
+    handler?.(value);
+  }
+}

@@ -1,0 +1,129 @@
+import { context } from '@opentelemetry/api';
+import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import { classifyToolError, classifyToolResult } from '../../classify';
+import { ToolExecutionError } from '../../errors';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+
+/**
+ * `@google/adk` `FunctionTool`. ADK runs `runAsync` inside its own active `execute_tool {name}` span
+ * (tracer `gcp.vertex.agent`), sets that span's attributes only on success, and re-throws every
+ * failure as a plain `Error("Error in tool '<name>': <message>")`. The patched `runAsync` enriches
+ * ADK's span (the shared wrapper recognises it; without one it starts its own) and classifies the
+ * real error, noted where it is thrown: in `validateArgs` (the Zod schema) and in the tool's own
+ * `execute`, an own property that is wrapped once per tool, on its first call.
+ * A call of an unknown tool ends ADK's step with an error event before any tool runs.
+ */
+const SUPPORTED = ['>=2.0.0 <2.1.0'];
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type AdkModule = { FunctionTool?: { prototype: Record<string, AnyFunction> } };
+
+interface FunctionToolLike {
+  name?: unknown;
+  description?: unknown;
+  execute?: unknown;
+}
+
+interface AdkToolContext {
+  functionCallId?: unknown;
+  toolConfirmation?: { confirmed?: unknown };
+  actions?: { requestedToolConfirmations?: Record<string, unknown> };
+}
+
+// A user declined the confirmation that the tool requires (`requireConfirmation`).
+const DECLINED = classifyToolError(new ToolExecutionError('This tool call is rejected.', { kind: 'not_permitted' }));
+
+/** Tools whose `execute` already notes its failures. */
+const notingTools = new WeakSet<object>();
+
+export const googleAdkAdapter: FrameworkAdapter = {
+  name: 'google-adk',
+  setup(ctx) {
+    const patch = (exports: AdkModule) => {
+      const proto = exports?.FunctionTool?.prototype;
+      if (typeof proto?.runAsync === 'function') ctx.wrap(proto, 'runAsync', (original) => wrapRunAsync(ctx, original));
+      if (typeof proto?.validateArgs === 'function') ctx.wrap(proto, 'validateArgs', noteFailures);
+      return exports;
+    };
+    const unpatch = (exports: AdkModule) => {
+      const proto = exports?.FunctionTool?.prototype;
+      if (!proto) return;
+      ctx.unwrap(proto, 'runAsync');
+      ctx.unwrap(proto, 'validateArgs');
+    };
+    // The CJS and ESM builds are separate classes; the package root exports each.
+    return { modules: [new InstrumentationNodeModuleDefinition('@google/adk', SUPPORTED, patch, unpatch)] };
+  },
+};
+
+/** `runAsync({ args, toolContext })`. */
+function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function runAsync(this: unknown, ...args: unknown[]) {
+    const tool = this as FunctionToolLike | undefined;
+    if (!ctx.isEnabled() || typeof tool?.name !== 'string') return original.apply(this, args);
+    noteExecuteFailures(tool);
+    const request = args[0] as { args?: unknown; toolContext?: AdkToolContext } | undefined;
+    const toolContext = request?.toolContext;
+    const callId = toolContext?.functionCallId;
+    return traceToolCall(
+      ctx.tracer,
+      ctx.config,
+      {
+        name: tool.name,
+        callId: typeof callId === 'string' ? callId : undefined,
+        description: typeof tool.description === 'string' ? tool.description : undefined,
+        args: request?.args,
+      },
+      () => original.apply(this, args),
+      { classifyResult: (result) => classifyAdkResult(result, toolContext) },
+    );
+  };
+}
+
+/**
+ * ADK's confirmation flow returns `{ error }` both while it waits for the user (not a failure) and
+ * when the user declined (`not_permitted`); anything else is read like any tool result (the ADK
+ * contract `{ status: 'error', error_message }` included).
+ */
+function classifyAdkResult(result: unknown, toolContext: AdkToolContext | undefined) {
+  const confirmation = toolContext?.toolConfirmation;
+  if (confirmation) {
+    if (confirmation.confirmed === false) return DECLINED;
+  } else {
+    const callId = toolContext?.functionCallId;
+    const requested = toolContext?.actions?.requestedToolConfirmations;
+    if (typeof callId === 'string' && requested?.[callId] !== undefined) return undefined;
+  }
+  return classifyToolResult(result);
+}
+
+function noteExecuteFailures(tool: FunctionToolLike): void {
+  if (notingTools.has(tool)) return;
+  notingTools.add(tool);
+  const descriptor = Object.getOwnPropertyDescriptor(tool, 'execute');
+  if (typeof descriptor?.value !== 'function' || !descriptor.writable) return;
+  tool.execute = noteFailures(descriptor.value as AnyFunction);
+}
+
+/** The same function, noting what it throws (or rejects with) on the tool call in progress. */
+function noteFailures(fn: AnyFunction): AnyFunction {
+  const noting = function (this: unknown, ...args: unknown[]) {
+    const note = context.bind(context.active(), recordToolError);
+    try {
+      const result = fn.apply(this, args);
+      if (isThenable(result)) result.then(undefined, note);
+      return result;
+    } catch (err) {
+      note(err);
+      throw err;
+    }
+  };
+  Object.defineProperty(noting, 'name', { value: fn.name, configurable: true });
+  Object.defineProperty(noting, 'length', { value: fn.length, configurable: true });
+  return noting;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,116 @@
+import { context } from '@opentelemetry/api';
+import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+
+/**
+ * `@llamaindex/workflow` agents (`agent()`, `multiAgent()`, `AgentWorkflow`).
+ * `AgentWorkflow.prototype.callTool` runs one tool call. The core `callTool` it delegates to catches
+ * what the tool throws and returns `{ output: prettifyError(e), isError: true }`, which `callTool`
+ * re-throws as `new Error(String(output))`: only the text survives. So the tool's own `call` (a
+ * per-object arrow function on `FunctionTool`) is wrapped once per tool, on its first call, to
+ * note the real error first.
+ * `FunctionAgent` rejects a call of an unknown tool before any tool runs ("Tools not found").
+ */
+const SUPPORTED = ['>=1.1.24 <1.2.0'];
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type WorkflowModule = { AgentWorkflow?: { prototype: Record<string, AnyFunction> } };
+
+interface AgentToolCall {
+  agentName?: unknown;
+  toolName?: unknown;
+  toolKwargs?: unknown;
+  toolId?: unknown;
+}
+
+interface LlamaTool {
+  metadata?: { name?: unknown; description?: unknown };
+  call?: unknown;
+}
+
+interface AgentWorkflowLike {
+  agents?: Map<unknown, { tools?: LlamaTool[] }>;
+}
+
+/** Tools whose `call` already notes its failures. */
+const notingTools = new WeakSet<object>();
+
+export const llamaindexAdapter: FrameworkAdapter = {
+  name: 'llamaindex',
+  setup(ctx) {
+    const patch = (exports: WorkflowModule) => {
+      const proto = exports?.AgentWorkflow?.prototype;
+      if (typeof proto?.callTool === 'function') ctx.wrap(proto, 'callTool', (original) => wrapCallTool(ctx, original));
+      return exports;
+    };
+    const unpatch = (exports: WorkflowModule) => {
+      if (exports?.AgentWorkflow) ctx.unwrap(exports.AgentWorkflow.prototype, 'callTool');
+    };
+    // The CJS and ESM builds are separate classes; the package root exports each.
+    return { modules: [new InstrumentationNodeModuleDefinition('@llamaindex/workflow', SUPPORTED, patch, unpatch)] };
+  },
+};
+
+/** `callTool({ agentName, toolName, toolKwargs, toolId })`: resolves to the tool's output or throws. */
+function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function callTool(this: unknown, ...args: unknown[]) {
+    const toolCall = args[0] as AgentToolCall | undefined;
+    if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return original.apply(this, args);
+    const tool = findTool(this as AgentWorkflowLike, toolCall);
+    if (tool) noteCallFailures(tool);
+    const description = tool?.metadata?.description;
+    return traceToolCall(
+      ctx.tracer,
+      ctx.config,
+      {
+        name: toolCall.toolName,
+        callId: typeof toolCall.toolId === 'string' ? toolCall.toolId : undefined,
+        description: typeof description === 'string' ? description : undefined,
+        type: 'function',
+        args: toolCall.toolKwargs,
+      },
+      () => original.apply(this, args),
+    );
+  };
+}
+
+/** The same lookup `callTool` makes: the named agent's tool with that name. */
+function findTool(workflow: AgentWorkflowLike, toolCall: AgentToolCall): LlamaTool | undefined {
+  try {
+    const tools = workflow.agents?.get(toolCall.agentName)?.tools;
+    return Array.isArray(tools) ? tools.find((tool) => tool?.metadata?.name === toolCall.toolName) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function noteCallFailures(tool: LlamaTool): void {
+  if (notingTools.has(tool)) return;
+  notingTools.add(tool);
+  const descriptor = Object.getOwnPropertyDescriptor(tool, 'call');
+  if (typeof descriptor?.value !== 'function' || !descriptor.writable) return;
+  tool.call = noteFailures(descriptor.value as AnyFunction);
+}
+
+/** The same function, noting what it throws (or rejects with) on the tool call in progress. */
+function noteFailures(fn: AnyFunction): AnyFunction {
+  const noting = function (this: unknown, ...args: unknown[]) {
+    const note = context.bind(context.active(), recordToolError);
+    try {
+      const result = fn.apply(this, args);
+      if (isThenable(result)) result.then(undefined, note);
+      return result;
+    } catch (err) {
+      note(err);
+      throw err;
+    }
+  };
+  Object.defineProperty(noting, 'name', { value: fn.name, configurable: true });
+  Object.defineProperty(noting, 'length', { value: fn.length, configurable: true });
+  return noting;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,95 @@
+import { InstrumentationNodeModuleDefinition, InstrumentationNodeModuleFile } from '@opentelemetry/instrumentation';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { traceToolCall } from '../tool-call-wrapper';
+
+/**
+ * `@mastra/core` tools made with `createTool` (`@mastra/core/tools`). A `Tool`'s `execute` is an
+ * own property set in its constructor, so each created tool gets a traced `execute`. That `execute`
+ * validates the input and output, returns failures as `{ error: true, message, validationErrors }`
+ * (`invalid_input`), and lets the tool's own error through unchanged: the span sees it before the
+ * agent wraps it in `MastraError` `TOOL_EXECUTION_FAILED` and hands the model its message.
+ *
+ * Not reached: `new Tool()` called directly, plain AI SDK-style tool objects, and the agent's own
+ * input validation, which runs in an unexported, hash-named chunk before `execute`.
+ */
+const SUPPORTED = ['>=1.71.0 <1.72.0'];
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type ToolsModule = { createTool?: AnyFunction };
+
+interface MastraTool {
+  id?: unknown;
+  description?: unknown;
+  execute?: AnyFunction;
+}
+
+interface ExecutionContext {
+  agent?: { toolCallId?: unknown };
+}
+
+export const mastraAdapter: FrameworkAdapter = {
+  name: 'mastra',
+  setup(ctx) {
+    const file = (extension: 'cjs' | 'js') =>
+      new InstrumentationNodeModuleFile(
+        `@mastra/core/dist/tools/index.${extension}`,
+        SUPPORTED,
+        (exports: ToolsModule) => {
+          if (typeof exports?.createTool === 'function') {
+            ctx.wrap(exports, 'createTool', (original) => wrapCreateTool(ctx, original!));
+          }
+          return exports;
+        },
+        (exports: ToolsModule) => {
+          if (exports) ctx.unwrap(exports, 'createTool');
+        },
+      );
+    return {
+      modules: [
+        new InstrumentationNodeModuleDefinition('@mastra/core', SUPPORTED, undefined, undefined, [
+          file('cjs'),
+          file('js'),
+        ]),
+      ],
+    };
+  },
+};
+
+/** `createTool(opts)`: the same `Tool`, with a traced `execute`. */
+function wrapCreateTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function createTool(this: unknown, ...args: unknown[]) {
+    const tool = original.apply(this, args) as MastraTool | undefined;
+    try {
+      if (typeof tool?.execute === 'function' && typeof tool.id === 'string') traceExecute(ctx, tool);
+    } catch {
+      // A tool shape we do not know: leave it untraced.
+    }
+    return tool;
+  };
+}
+
+/** `execute(inputData, context)`: the call id is `context.agent.toolCallId` when an agent calls. */
+function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
+  ctx.wrap(tool, 'execute', (execute) => {
+    const traced = function (this: unknown, ...args: unknown[]) {
+      if (!ctx.isEnabled()) return execute!.apply(this, args);
+      const [input, executionContext] = args as [unknown, ExecutionContext | undefined];
+      const callId = executionContext?.agent?.toolCallId;
+      return traceToolCall(
+        ctx.tracer,
+        ctx.config,
+        {
+          name: tool.id as string,
+          callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
+          description: typeof tool.description === 'string' ? tool.description : undefined,
+          type: 'function',
+          args: input,
+        },
+        () => execute!.apply(this, args),
+      );
+    };
+    Object.defineProperty(traced, 'name', { value: execute!.name, configurable: true });
+    Object.defineProperty(traced, 'length', { value: execute!.length, configurable: true });
+    return traced;
+  });
+}

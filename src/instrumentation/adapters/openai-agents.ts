@@ -1,0 +1,156 @@
+import { context, createContextKey } from '@opentelemetry/api';
+import { InstrumentationNodeModuleDefinition, InstrumentationNodeModuleFile } from '@opentelemetry/instrumentation';
+import { classifyToolError, classifyToolResult } from '../../classify';
+import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
+import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+
+/**
+ * `@openai/agents-core` (and `@openai/agents`, which re-exports it). `tool()` returns a plain object
+ * whose `invoke` is a closure, and by default hands the model a fixed string instead of the error
+ * ("An error occurred while running the tool. Please try again.", "Tool 'x' timed out after Nms.").
+ * - `invokeFunctionTool`, which the runner calls for every function tool, gets the span;
+ * - `tool()` gets an `execute` that notes the real error, or the reason its abort signal fired
+ *   (a `ToolTimeoutError` on timeout), before the SDK swallows it;
+ * - a `tool()` tool that returns without running `execute` failed to parse its input.
+ * Both functions live in `dist/tool.{js,mjs}`: the package root only re-exports them (as CJS
+ * getters) and the runner calls them through that file's exports, so the file is patched.
+ */
+const SUPPORTED = ['>=0.20.0 <0.21.0'];
+
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type ToolModule = { tool?: AnyFunction; invokeFunctionTool?: AnyFunction };
+
+interface FunctionToolLike {
+  name?: unknown;
+  description?: unknown;
+}
+
+interface InvokeArgs {
+  tool?: FunctionToolLike;
+  input?: unknown;
+  details?: { toolCall?: { callId?: unknown } };
+}
+
+/** Per call: whether the tool's `execute` started. */
+interface Attempt {
+  executed: boolean;
+}
+
+const ATTEMPT_KEY = createContextKey('otel-tool-errors.openai-agents.attempt');
+
+/** Tools made by the patched `tool()`: their `execute` reports when it runs. */
+const toolsWithNotedExecute = new WeakSet<object>();
+
+// What the SDK built and handed to `errorFunction` when the input did not parse; classified the
+// same way as when `errorFunction: null` lets that `InvalidToolInputError` through.
+const INVALID_INPUT = classifyToolError({ name: 'InvalidToolInputError', message: 'Invalid JSON input for tool' });
+
+export const openaiAgentsAdapter: FrameworkAdapter = {
+  name: 'openai-agents',
+  setup(ctx) {
+    const file = (extension: 'js' | 'mjs') =>
+      new InstrumentationNodeModuleFile(
+        `@openai/agents-core/dist/tool.${extension}`,
+        SUPPORTED,
+        (exports: ToolModule) => {
+          if (typeof exports?.tool === 'function') ctx.wrap(exports, 'tool', (original) => wrapTool(ctx, original!));
+          if (typeof exports?.invokeFunctionTool === 'function') {
+            ctx.wrap(exports, 'invokeFunctionTool', (original) => wrapInvokeFunctionTool(ctx, original!));
+          }
+          return exports;
+        },
+        (exports: ToolModule) => {
+          if (!exports) return;
+          ctx.unwrap(exports, 'tool');
+          ctx.unwrap(exports, 'invokeFunctionTool');
+        },
+      );
+    return {
+      modules: [
+        new InstrumentationNodeModuleDefinition('@openai/agents-core', SUPPORTED, undefined, undefined, [
+          file('js'),
+          file('mjs'),
+        ]),
+      ],
+    };
+  },
+};
+
+/** `tool(options)`: the same tool, built from options whose `execute` notes its failures. */
+function wrapTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function tool(this: unknown, ...args: unknown[]) {
+    const options = args[0] as { execute?: unknown } | undefined;
+    if (!ctx.isEnabled() || typeof options?.execute !== 'function') return original.apply(this, args);
+    const execute = noteFailures(options.execute as AnyFunction);
+    const created = original.call(this, { ...options, execute }, ...args.slice(1));
+    if (typeof created === 'object' && created !== null) toolsWithNotedExecute.add(created);
+    return created;
+  };
+}
+
+/** `invokeFunctionTool({ tool, runContext, input, details })`: one span per function tool call. */
+function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function invokeFunctionTool(this: unknown, ...args: unknown[]) {
+    const { tool, input, details } = (args[0] ?? {}) as InvokeArgs;
+    if (!ctx.isEnabled() || typeof tool?.name !== 'string') return original.apply(this, args);
+    const attempt: Attempt = { executed: false };
+    const reportsExecution = toolsWithNotedExecute.has(tool);
+    const callId = details?.toolCall?.callId;
+    return traceToolCall(
+      ctx.tracer,
+      ctx.config,
+      {
+        name: tool.name,
+        callId: typeof callId === 'string' ? callId : undefined,
+        description: typeof tool.description === 'string' ? tool.description : undefined,
+        type: 'function',
+        args: input,
+      },
+      () => context.with(context.active().setValue(ATTEMPT_KEY, attempt), () => original.apply(this, args)),
+      {
+        classifyResult: (result) =>
+          reportsExecution && !attempt.executed ? INVALID_INPUT : classifyToolResult(result),
+      },
+    );
+  };
+}
+
+/**
+ * `execute(input, runContext, details)` that marks the attempt as executed and notes what it throws.
+ * Once `details.signal` has fired, its reason is what went wrong (a `ToolTimeoutError` on timeout,
+ * which the SDK reports to the model while `execute` may still be running), not the abort error
+ * `execute` then throws.
+ */
+function noteFailures(execute: AnyFunction): AnyFunction {
+  const noted = function (this: unknown, ...args: unknown[]) {
+    const attempt = context.active().getValue(ATTEMPT_KEY) as Attempt | undefined;
+    if (!attempt) return execute.apply(this, args);
+    attempt.executed = true;
+    const note = context.bind(context.active(), recordToolError);
+    const given = (args[2] as { signal?: unknown } | undefined)?.signal;
+    const signal = given instanceof AbortSignal ? given : undefined;
+    const onAbort = () => note(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = () => signal?.removeEventListener('abort', onAbort);
+    const fail = (err: unknown) => {
+      stop();
+      note(signal?.aborted ? signal.reason : err);
+    };
+    try {
+      const result = execute.apply(this, args);
+      if (isThenable(result)) result.then(stop, fail);
+      else stop();
+      return result;
+    } catch (err) {
+      fail(err);
+      throw err;
+    }
+  };
+  Object.defineProperty(noted, 'name', { value: execute.name, configurable: true });
+  Object.defineProperty(noted, 'length', { value: execute.length, configurable: true });
+  return noted;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

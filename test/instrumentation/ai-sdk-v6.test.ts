@@ -1,0 +1,253 @@
+import { createRequire } from 'node:module';
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type * as Ai from 'ai';
+import type * as AiTest from 'ai/test';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+// Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
+const load = createRequire(__filename);
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+async function callApi(url: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
+  return res.text();
+}
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with MockLanguageModelV3)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let ai: typeof Ai;
+  let MockLanguageModelV3: typeof AiTest.MockLanguageModelV3;
+  let tools: Ai.ToolSet;
+
+  before(async () => {
+    tracing = createTestTracing();
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    const closedPort = await refusedPort();
+    ai = load('ai');
+    ({ MockLanguageModelV3 } = load('ai/test') as typeof AiTest);
+    tools = {
+      fetch_path: ai.tool({
+        description: 'GETs a path on the test API',
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }, { abortSignal }) => callApi(server.url + path, abortSignal),
+      }),
+      fetch_closed: ai.tool({
+        inputSchema: z.object({}),
+        execute: async () => callApi(`http://127.0.0.1:${closedPort}/`),
+      }),
+      slow: ai.tool({
+        inputSchema: z.object({}),
+        execute: async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)),
+      }),
+      adk_contract: ai.tool({
+        inputSchema: z.object({}),
+        execute: async () => ({ success: false, error: { status: 503, message: 'upstream unavailable' } }),
+      }),
+    };
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  /** A mock model that calls `toolName` with `input` once, then answers. */
+  function modelCalling(toolName: string, input: unknown) {
+    let step = 0;
+    const content = () =>
+      step++ === 0
+        ? {
+            content: [
+              { type: 'tool-call' as const, toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
+            ],
+            finishReason: { unified: 'tool-calls' as const, raw: undefined },
+          }
+        : {
+            content: [{ type: 'text' as const, text: 'done' }],
+            finishReason: { unified: 'stop' as const, raw: undefined },
+          };
+    return new MockLanguageModelV3({
+      doGenerate: async () => ({ ...content(), usage, warnings: [] }),
+    });
+  }
+
+  async function underAgent<T>(run: () => Promise<T> | T): Promise<{ value: T; agent: Span }> {
+    const agent = tracing.tracer.startSpan('agent');
+    const value = await context.with(trace.setSpan(context.active(), agent), run);
+    agent.end();
+    return { value, agent };
+  }
+
+  function toolSpan(name: string, agent: Span) {
+    const span = tracing.span(`execute_tool ${name}`);
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
+    expect(span.attributes).to.include({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': 'call-1',
+      'gen_ai.tool.type': 'function',
+    });
+    return span;
+  }
+
+  const generate = (toolName: string, input: unknown, extra: Record<string, unknown> = {}) =>
+    ai.generateText({
+      model: modelCalling(toolName, input),
+      prompt: 'go',
+      tools,
+      stopWhen: ai.stepCountIs(3),
+      ...extra,
+    });
+
+  for (const [path, type, kind] of [
+    ['/500', '500', 'transient'],
+    ['/429?retryAfter=1', '429', 'rate_limit'],
+    ['/429', '429', 'quota'],
+    ['/401', '401', 'auth'],
+    ['/404', '404', 'permanent'],
+  ] as const) {
+    it(`generateText: a real ${path} answer is ${kind}, while the SDK returns a tool-error part`, async () => {
+      const { value, agent } = await underAgent(() => generate('fetch_path', { path }));
+      const toolError = value.steps[0]!.content.find((part) => part.type === 'tool-error');
+      expect((toolError as { error?: Error } | undefined)?.error?.message).to.equal(
+        `GET ${path.split('?')[0]} failed`,
+      );
+      const span = toolSpan('fetch_path', agent);
+      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
+      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    });
+  }
+
+  it('classifies a refused port and an AbortSignal.timeout', async () => {
+    const closed = await underAgent(() => generate('fetch_closed', {}));
+    expect(errorOf(toolSpan('fetch_closed', closed.agent))).to.include({
+      type: 'ECONNREFUSED',
+      kind: 'network',
+    });
+    const slow = await underAgent(() => generate('slow', {}));
+    expect(errorOf(toolSpan('slow', slow.agent))).to.include({ type: 'timeout', kind: 'timeout' });
+  });
+
+  it('marks a returned { success: false } result from its status', async () => {
+    const { agent } = await underAgent(() => generate('adk_contract', {}));
+    expect(errorOf(toolSpan('adk_contract', agent))).to.include({ type: '503', kind: 'transient' });
+  });
+
+  it('records an unknown tool name as unknown_tool, not executed, and still calls onStepFinish', async () => {
+    const steps: unknown[] = [];
+    const { agent } = await underAgent(() =>
+      generate('nope', {}, { onStepFinish: (s: unknown) => steps.push(s) }),
+    );
+    expect(steps).to.have.length(2);
+    expect(errorOf(toolSpan('nope', agent))).to.deep.equal({
+      type: 'NoSuchToolError',
+      kind: 'unknown_tool',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('records a Zod input error as invalid_input, not executed', async () => {
+    const { agent } = await underAgent(() => generate('fetch_path', { path: 42 }));
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
+      type: 'InvalidToolInputError',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('enriches the SDK ai.toolCall span when telemetry is on, instead of adding a second span', async () => {
+    await underAgent(() =>
+      generate(
+        'fetch_path',
+        { path: '/500' },
+        { experimental_telemetry: { isEnabled: true, tracer: tracing.tracer } },
+      ),
+    );
+    const names = tracing.spans().map((s) => s.name);
+    expect(names.filter((n) => n.startsWith('execute_tool'))).to.deep.equal([]);
+    const span = tracing.span('ai.toolCall');
+    expect(span.attributes).to.include({ 'gen_ai.tool.name': 'fetch_path', 'gen_ai.tool.call.id': 'call-1' });
+    // The AI SDK convention keeps its own operation name (see the processor's recognition notes).
+    expect(span.attributes['gen_ai.operation.name']).to.equal(undefined);
+    expect(errorOf(span)).to.deep.equal({
+      type: '500',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    // The SDK records the exception itself; the wrapper adds none.
+    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
+  });
+
+  it('streamText: the tool span carries the error once the stream is consumed', async () => {
+    const { agent } = await underAgent(async () => {
+      const result = ai.streamText({
+        model: new MockLanguageModelV3({
+          doStream: async () => ({
+            stream: (load('ai/test') as typeof AiTest).simulateReadableStream({
+              chunks: [
+                { type: 'tool-call', toolCallId: 'call-1', toolName: 'fetch_path', input: '{"path":"/401"}' },
+                { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
+              ],
+            }),
+          }),
+        }),
+        prompt: 'go',
+        tools,
+      });
+      await result.consumeStream();
+      return result;
+    });
+    expect(errorOf(toolSpan('fetch_path', agent))).to.include({ type: '401', kind: 'auth' });
+  });
+
+  it('ToolLoopAgent.generate: its tools are traced too', async () => {
+    const agentInstance = new ai.ToolLoopAgent({
+      model: modelCalling('fetch_path', { path: '/503' }),
+      tools,
+    });
+    const { agent } = await underAgent(() => agentInstance.generate({ prompt: 'go' }));
+    expect(errorOf(toolSpan('fetch_path', agent))).to.include({ type: '503', kind: 'transient' });
+  });
+
+  it('unpatches on disable and patches once again on enable', async () => {
+    const patched = ai.generateText as unknown as { __wrapped?: boolean; __original?: unknown };
+    expect(patched.__wrapped).to.equal(true);
+    const original = patched.__original;
+    instrumentation.disable();
+    expect(ai.generateText).to.equal(original);
+    await generate('fetch_path', { path: '/500' });
+    expect(tracing.spans()).to.have.length(0);
+    instrumentation.enable();
+    expect((ai.generateText as unknown as { __original?: unknown }).__original).to.equal(original);
+    await generate('fetch_path', { path: '/500' });
+    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool fetch_path']);
+  });
+});

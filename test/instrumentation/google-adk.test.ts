@@ -1,0 +1,237 @@
+import { createRequire } from 'node:module';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type * as Adk from '@google/adk';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+// Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
+const load = createRequire(__filename);
+
+type Part = { functionCall?: { id?: string; name?: string }; functionResponse?: { id?: string; response?: unknown } };
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let adk: typeof Adk;
+  let tools: Adk.FunctionTool[];
+
+  before(async function () {
+    // Loading ADK's CJS build (hundreds of files and their dependencies) takes seconds on a busy machine.
+    this.timeout(60_000);
+    // ADK traces through the global provider (its tracer is `trace.getTracer('gcp.vertex.agent')`).
+    tracing = createTestTracing({ global: true });
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    adk = load('@google/adk');
+
+    const fetchPath = new adk.FunctionTool({
+      name: 'fetch_path',
+      description: 'GETs a path on the test API',
+      parameters: z.object({ path: z.string(), timeoutMs: z.number().optional() }),
+      execute: async ({ path, timeoutMs }) => {
+        const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+        const res = await fetch(server.url + path, { signal });
+        if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
+        return { body: await res.text() };
+      },
+    });
+    const lockedFile = new adk.FunctionTool({
+      name: 'locked_file',
+      description: 'Reports failure with the ADK result contract',
+      parameters: z.object({}),
+      execute: () => ({ status: 'error', error_message: 'the file is locked by another process' }),
+    });
+    const deleteFile = new adk.FunctionTool({
+      name: 'delete_file',
+      description: 'Needs the user to confirm',
+      parameters: z.object({ path: z.string() }),
+      requireConfirmation: true,
+      execute: () => ({ deleted: true }),
+    });
+    tools = [fetchPath, lockedFile, deleteFile];
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  /** A model that calls one tool, then answers `done`. ADK's own extension point for models. */
+  function scriptedLlm(name: string, args: Record<string, unknown>) {
+    class ScriptedLlm extends adk.BaseLlm {
+      private calls = 0;
+      constructor() {
+        super({ model: 'scripted' });
+      }
+      async *generateContentAsync(): AsyncGenerator<Adk.LlmResponse, void> {
+        const first = this.calls++ === 0;
+        yield {
+          content: { role: 'model', parts: first ? [{ functionCall: { id: 'fc_1', name, args } }] : [{ text: 'done' }] },
+        };
+      }
+      connect(): Promise<Adk.BaseLlmConnection> {
+        return Promise.reject(new Error('live connections are not scripted'));
+      }
+    }
+    return new ScriptedLlm();
+  }
+
+  /** Runs the agent; returns every event's parts and a runner to continue the session. */
+  async function runAgent(name: string, args: Record<string, unknown>) {
+    const agent = new adk.LlmAgent({ name: 'tester', model: scriptedLlm(name, args), instruction: 'test', tools });
+    const runner = new adk.InMemoryRunner({ agent, appName: 'app' });
+    const session = await runner.sessionService.createSession({ appName: 'app', userId: 'user' });
+    const errors: string[] = [];
+    const send = async (parts: unknown[]) => {
+      const received: Part[] = [];
+      const newMessage = { role: 'user', parts } as Adk.Event['content'];
+      for await (const event of runner.runAsync({ userId: 'user', sessionId: session.id, newMessage: newMessage! })) {
+        received.push(...((event.content?.parts ?? []) as Part[]));
+        if (event.errorMessage) errors.push(event.errorMessage);
+      }
+      return received;
+    };
+    const parts = await send([{ text: 'go' }]);
+    return { parts, send, errors, response: parts.find((part) => part.functionResponse)?.functionResponse?.response };
+  }
+
+  /** ADK's own `execute_tool {name}` span: the only tool span, enriched rather than duplicated. */
+  function adkToolSpan(name: string) {
+    const span = tracing.span(`execute_tool ${name}`);
+    expect(span.instrumentationScope.name).to.equal('gcp.vertex.agent');
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    const parent = tracing.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId);
+    expect(parent?.instrumentationScope.name).to.equal('gcp.vertex.agent');
+    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('fc_1');
+    return span;
+  }
+
+  it("enriches ADK's span with the real HTTP 500, which ADK re-throws as a plain Error", async () => {
+    const { response } = await runAgent('fetch_path', { path: '/500' });
+    expect(response).to.deep.equal({ error: "Error in tool 'fetch_path': GET /500 failed" });
+    const span = adkToolSpan('fetch_path');
+    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    expect(errorOf(span)).to.deep.equal({
+      type: '500',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    expect(span.status.message).to.equal('GET /500 failed');
+  });
+
+  for (const [path, type, kind] of [
+    ['/429?retryAfter=1', '429', 'rate_limit'],
+    ['/401', '401', 'auth'],
+    ['/404', '404', 'permanent'],
+  ] as const) {
+    it(`classifies ${path} as ${kind}`, async () => {
+      await runAgent('fetch_path', { path });
+      expect(errorOf(adkToolSpan('fetch_path'))).to.include({ type, kind, status: SpanStatusCode.ERROR });
+    });
+  }
+
+  it('classifies a fetch that times out as timeout', async () => {
+    await runAgent('fetch_path', { path: '/hang', timeoutMs: 50 });
+    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal({
+      type: 'timeout',
+      kind: 'timeout',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('classifies arguments that fail the Zod schema as invalid_input, not executed', async () => {
+    const before = server.requestCount();
+    const { response } = await runAgent('fetch_path', { path: 42 });
+    expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'fetch_path'/);
+    expect(server.requestCount()).to.equal(before);
+    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal({
+      type: 'ZodError',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('marks the returned ADK contract { status: "error" } as tool_error', async () => {
+    const { response } = await runAgent('locked_file', {});
+    expect(response).to.deep.equal({ status: 'error', error_message: 'the file is locked by another process' });
+    expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal({
+      type: 'tool_error',
+      kind: 'tool_error',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it("leaves a successful call to ADK's own attributes", async () => {
+    const { response } = await runAgent('fetch_path', { path: '/ok' });
+    expect(response).to.deep.equal({ body: '{"ok":true}' });
+    const span = adkToolSpan('fetch_path');
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+    expect(span.attributes['error.type']).to.equal(undefined);
+    expect(span.attributes['gen_ai.tool.type']).to.equal('FunctionTool');
+  });
+
+  it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
+    const { parts, send } = await runAgent('delete_file', { path: '/tmp/x' });
+    expect(tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
+    const request = parts.find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
+    tracing.reset();
+    const answer = await send([
+      { functionResponse: { id: request.id, name: 'adk_request_confirmation', response: { confirmed: false } } },
+    ]);
+    expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
+      error: 'This tool call is rejected.',
+    });
+    expect(errorOf(tracing.span('execute_tool delete_file'))).to.deep.equal({
+      type: 'not_permitted',
+      kind: 'not_permitted',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('an unknown tool ends the step with an error event before any tool runs: no tool span (known limit)', async () => {
+    const { errors } = await runAgent('no_such_tool', {});
+    expect(errors).to.deep.equal(['Function no_such_tool is not found in the toolsDict.']);
+    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+  });
+
+  it("starts its own span when runAsync is called outside ADK's", async () => {
+    const [fetchPath] = tools;
+    const error = await fetchPath!.runAsync({ args: { path: '/503' }, toolContext: undefined as never }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((error as Error).message).to.equal("Error in tool 'fetch_path': GET /503 failed");
+    const span = tracing.span('execute_tool fetch_path');
+    expect(span.instrumentationScope.name).to.equal('otel-tool-errors');
+    expect(errorOf(span)).to.include({ type: '503', kind: 'transient' });
+  });
+
+  it('keeps the tool: its own execute property, arity and name', () => {
+    const [fetchPath] = tools as unknown as Array<{ execute: (...args: unknown[]) => unknown }>;
+    expect(Object.prototype.hasOwnProperty.call(fetchPath, 'execute')).to.equal(true);
+    expect(fetchPath!.execute.length).to.equal(1);
+  });
+});

@@ -1,0 +1,192 @@
+import { createRequire } from 'node:module';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+// Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
+const load = createRequire(__filename);
+
+async function callApi(url: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
+  return res.text();
+}
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+interface LcTool {
+  name: string;
+  invoke(input: unknown, config?: unknown): Promise<unknown>;
+}
+
+describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let fetchPath: LcTool;
+  let fetchClosed: LcTool;
+  let slow: LcTool;
+  let StructuredTool: { prototype: { call: { __wrapped?: boolean; __original?: unknown } } };
+  let ToolNode: new (tools: LcTool[]) => { invoke(state: unknown): Promise<{ messages: unknown[] }> };
+  let AIMessage: new (fields: unknown) => unknown;
+
+  before(async () => {
+    tracing = createTestTracing();
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    const closedPort = await refusedPort();
+    const tools = load('@langchain/core/tools');
+    ({ StructuredTool } = tools);
+    ({ ToolNode } = load('@langchain/langgraph/prebuilt'));
+    ({ AIMessage } = load('@langchain/core/messages'));
+    fetchPath = tools.tool(async ({ path }: { path: string }) => callApi(server.url + path), {
+      name: 'fetch_path',
+      description: 'GETs a path on the test API',
+      schema: z.object({ path: z.string() }),
+    });
+    fetchClosed = new tools.DynamicStructuredTool({
+      name: 'fetch_closed',
+      description: 'GETs a closed port',
+      schema: z.object({}),
+      func: async () => callApi(`http://127.0.0.1:${closedPort}/`),
+    });
+    slow = tools.tool(async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)), {
+      name: 'slow',
+      description: 'Never answers',
+      schema: z.object({}),
+    });
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  async function underAgent<T>(run: () => Promise<T>) {
+    const agent = tracing.tracer.startSpan('agent');
+    const outcome = await context.with(trace.setSpan(context.active(), agent), run).then(
+      (value) => ({ value, error: undefined as unknown }),
+      (error: unknown) => ({ value: undefined, error }),
+    );
+    agent.end();
+    return { ...outcome, agent };
+  }
+
+  function toolSpan(name: string, parent: { spanContext(): { spanId: string } }) {
+    const span = tracing.span(`execute_tool ${name}`);
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
+    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
+    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
+    return span;
+  }
+
+  for (const [path, type, kind] of [
+    ['/500', '500', 'transient'],
+    ['/429?retryAfter=1', '429', 'rate_limit'],
+    ['/429', '429', 'quota'],
+    ['/401', '401', 'auth'],
+    ['/404', '404', 'permanent'],
+  ] as const) {
+    it(`tool().invoke: a real ${path} answer is ${kind}, and the original error is rethrown`, async () => {
+      const { error, agent } = await underAgent(() => fetchPath.invoke({ path }));
+      expect((error as Error).message).to.equal(`GET ${path.split('?')[0]} failed`);
+      const span = toolSpan('fetch_path', agent);
+      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
+      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    });
+  }
+
+  it('takes the call id from a tool_call input', async () => {
+    const { value, agent } = await underAgent(() =>
+      fetchPath.invoke({ type: 'tool_call', id: 'call_7', name: 'fetch_path', args: { path: '/ok' } }),
+    );
+    expect((value as { tool_call_id?: string }).tool_call_id).to.equal('call_7');
+    const span = toolSpan('fetch_path', agent);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_7');
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+  });
+
+  it('a Zod input error (ToolInputParsingException) is invalid_input, not executed', async () => {
+    const { error, agent } = await underAgent(() => fetchPath.invoke({ path: 42 }));
+    expect((error as Error).constructor.name).to.equal('ToolInputParsingException');
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
+      type: 'ToolInputParsingException',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('DynamicStructuredTool: a refused connection is network ECONNREFUSED', async () => {
+    const { agent } = await underAgent(() => fetchClosed.invoke({}));
+    expect(errorOf(toolSpan('fetch_closed', agent))).to.include({ type: 'ECONNREFUSED', kind: 'network' });
+  });
+
+  it('an AbortSignal.timeout is timeout', async () => {
+    const { agent } = await underAgent(() => slow.invoke({}));
+    expect(errorOf(toolSpan('slow', agent))).to.include({ type: 'timeout', kind: 'timeout' });
+  });
+
+  it('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage', async () => {
+    const node = new ToolNode([fetchPath]);
+    const message = new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'call_42', name: 'fetch_path', args: { path: '/503' }, type: 'tool_call' }],
+    });
+    const { value, agent } = await underAgent(() => node.invoke({ messages: [message] }));
+    const [reply] = (value as { messages: Array<{ status?: string; content?: string }> }).messages;
+    expect(reply!.status).to.equal('error');
+    expect(reply!.content).to.match(/GET \/503 failed/);
+    // ToolNode runs the tool under its own runnable context, which keeps the active span.
+    const span = tracing.span('execute_tool fetch_path');
+    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_42');
+    expect(errorOf(span)).to.deep.equal({
+      type: '503',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    const [exception] = span.events.filter((e) => e.name === 'exception');
+    expect(exception?.attributes?.['exception.message']).to.equal('GET /503 failed');
+  });
+
+  it('LangGraph ToolNode: an unknown tool never reaches a tool, so the adapter adds no span', async () => {
+    const node = new ToolNode([fetchPath]);
+    const message = new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'call_9', name: 'nope', args: {}, type: 'tool_call' }],
+    });
+    const { value } = await underAgent(() => node.invoke({ messages: [message] }));
+    expect((value as { messages: Array<{ status?: string }> }).messages[0]!.status).to.equal('error');
+    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
+  });
+
+  it('unpatches on disable and patches once again on enable', async () => {
+    const original = StructuredTool.prototype.call.__original;
+    expect(StructuredTool.prototype.call.__wrapped).to.equal(true);
+    instrumentation.disable();
+    expect(StructuredTool.prototype.call).to.equal(original);
+    await fetchPath.invoke({ path: '/ok' });
+    expect(tracing.spans()).to.have.length(0);
+    instrumentation.enable();
+    expect(StructuredTool.prototype.call.__original).to.equal(original);
+    await fetchPath.invoke({ path: '/ok' });
+    expect(tracing.spans()).to.have.length(1);
+  });
+});

@@ -1,0 +1,207 @@
+import { createRequire } from 'node:module';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type * as Workflow from '@llamaindex/workflow';
+import type * as Tools from '@llamaindex/core/tools';
+import type * as Mock from '@llamaindex/core/llms/mock';
+import type {
+  BaseToolWithCall,
+  ChatResponse,
+  ChatResponseChunk,
+  LLMChatParamsNonStreaming,
+  LLMChatParamsStreaming,
+  ToolCall,
+} from '@llamaindex/core/llms';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+// Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
+const load = createRequire(__filename);
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let workflow: typeof Workflow;
+  let MockLLM: typeof Mock.MockLLM;
+  let tools: BaseToolWithCall[];
+
+  before(async () => {
+    tracing = createTestTracing();
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    workflow = load('@llamaindex/workflow');
+    ({ MockLLM } = load('@llamaindex/core/llms/mock'));
+    const { tool } = load('@llamaindex/core/tools') as typeof Tools;
+
+    const fetchPathInput = z.object({ path: z.string(), timeoutMs: z.number().optional() });
+    tools = [
+      tool({
+        name: 'fetch_path',
+        description: 'GETs a path on the test API',
+        parameters: fetchPathInput,
+        execute: async (input) => {
+          // LlamaIndex only logs a warning when the input fails the schema, so the tool checks it.
+          const { path, timeoutMs } = fetchPathInput.parse(input);
+          const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+          const res = await fetch(server.url + path, { signal });
+          if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
+          return res.text();
+        },
+      }),
+      tool({
+        name: 'locked_file',
+        description: 'Reports failure with a { success: false } result',
+        parameters: z.object({}),
+        execute: () => ({ success: false, error: 'the file is locked by another process' }),
+      }),
+    ];
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  /** The framework's MockLLM, calling the scripted tools on its first turn and answering after. */
+  function scriptedLlm(calls: ToolCall[]) {
+    const seen: unknown[] = [];
+    class ScriptedLLM extends MockLLM {
+      private turns = 0;
+      override chat(params: LLMChatParamsStreaming): Promise<AsyncIterable<ChatResponseChunk>>;
+      override chat(params: LLMChatParamsNonStreaming): Promise<ChatResponse>;
+      override chat(
+        params: LLMChatParamsStreaming | LLMChatParamsNonStreaming,
+      ): Promise<AsyncIterable<ChatResponseChunk> | ChatResponse> {
+        if (this.turns++ === 0) return super.chat(params as LLMChatParamsStreaming);
+        seen.push(params.messages.at(-1));
+        return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
+      }
+    }
+    const llm = new ScriptedLLM({ timeBetweenToken: 0, responseMessage: 'done', mockToolCallResponse: { toolCalls: calls } });
+    return { llm, seen };
+  }
+
+  /** Runs an agent (under a parent span) whose model calls `name(input)` once. */
+  async function runAgent(name: string, input: ToolCall['input']) {
+    const { llm, seen } = scriptedLlm([{ id: 'call_1', name, input }]);
+    const agent = workflow.agent({ llm, tools });
+    const parent = tracing.tracer.startSpan('agent');
+    const outcome = await context.with(trace.setSpan(context.active(), parent), () => agent.run('go')).then(
+      (result) => ({ result, error: undefined }),
+      (error: unknown) => ({ result: undefined, error }),
+    );
+    parent.end();
+    const toolMessage = seen[0] as { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
+    return { ...outcome, parent, toolResult: toolMessage?.options?.toolResult };
+  }
+
+  function toolSpan(name: string, parent: { spanContext(): { spanId: string } }) {
+    const span = tracing.span(`execute_tool ${name}`);
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
+    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
+    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
+    return span;
+  }
+
+  it('records the real HTTP 500 that the workflow turns into error text', async () => {
+    const { parent, toolResult } = await runAgent('fetch_path', { path: '/500' });
+    expect(toolResult?.isError).to.equal(true);
+    expect(toolResult?.result).to.match(/GET \/500 failed/);
+    const span = toolSpan('fetch_path', parent);
+    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    expect(errorOf(span)).to.deep.equal({
+      type: '500',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    expect(span.status.message).to.equal('GET /500 failed');
+  });
+
+  for (const [path, type, kind] of [
+    ['/429?retryAfter=1', '429', 'rate_limit'],
+    ['/401', '401', 'auth'],
+    ['/503', '503', 'transient'],
+  ] as const) {
+    it(`classifies ${path} as ${kind}`, async () => {
+      const { parent } = await runAgent('fetch_path', { path });
+      expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type, kind, status: SpanStatusCode.ERROR });
+    });
+  }
+
+  it('classifies a fetch that times out as timeout', async () => {
+    const { parent } = await runAgent('fetch_path', { path: '/hang', timeoutMs: 50 });
+    expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal({
+      type: 'timeout',
+      kind: 'timeout',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('classifies input that fails the schema as invalid_input, not executed', async () => {
+    const before = server.requestCount();
+    const { parent, toolResult } = await runAgent('fetch_path', { path: 42 });
+    expect(toolResult?.isError).to.equal(true);
+    expect(server.requestCount()).to.equal(before);
+    expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal({
+      type: 'ZodError',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('marks a returned { success: false } result as tool_error', async () => {
+    const { parent, toolResult } = await runAgent('locked_file', {});
+    expect(toolResult?.isError).to.equal(false);
+    expect(errorOf(toolSpan('locked_file', parent))).to.deep.equal({
+      type: 'tool_error',
+      kind: 'tool_error',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('leaves a successful call unmarked and its output unchanged', async () => {
+    const { parent, toolResult } = await runAgent('fetch_path', { path: '/ok' });
+    expect(toolResult?.isError).to.equal(false);
+    expect(toolResult?.result).to.include('ok');
+    const span = toolSpan('fetch_path', parent);
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+    expect(span.attributes['error.type']).to.equal(undefined);
+  });
+
+  it('keeps the tool: its own call property and arity', () => {
+    const [fetchPath] = tools as unknown as Array<{ call: (...args: unknown[]) => unknown }>;
+    expect(Object.prototype.hasOwnProperty.call(fetchPath, 'call')).to.equal(true);
+    expect(fetchPath!.call.length).to.equal(1);
+  });
+
+  it('stops tracing on disable and traces again on enable', async () => {
+    instrumentation.disable();
+    await runAgent('fetch_path', { path: '/500' });
+    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    instrumentation.enable();
+    const { parent } = await runAgent('fetch_path', { path: '/500' });
+    expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type: '500' });
+  });
+});

@@ -1,0 +1,216 @@
+import { createRequire } from 'node:module';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type * as MastraAgent from '@mastra/core/agent';
+import type * as MastraTools from '@mastra/core/tools';
+import type * as MastraWorkflows from '@mastra/core/workflows';
+import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+// Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
+const load = createRequire(__filename);
+
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+
+interface ModelToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let Agent: typeof MastraAgent.Agent;
+  let tools: typeof MastraTools;
+  let workflows: typeof MastraWorkflows;
+  let MockModel: typeof LlmMock.MastraLanguageModelV2Mock;
+  let fetchPath: MastraTools.Tool;
+
+  before(async () => {
+    tracing = createTestTracing();
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    tools = load('@mastra/core/tools');
+    ({ Agent } = load('@mastra/core/agent'));
+    workflows = load('@mastra/core/workflows');
+    ({ MastraLanguageModelV2Mock: MockModel } = load('@mastra/core/test-utils/llm-mock'));
+
+    fetchPath = tools.createTool({
+      id: 'fetch_path',
+      description: 'GETs a path on the test API',
+      inputSchema: z.object({ path: z.string(), timeoutMs: z.number().optional() }),
+      outputSchema: z.object({ body: z.string() }),
+      execute: async ({ path, timeoutMs }) => {
+        const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+        const res = await fetch(server.url + path, { signal });
+        if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
+        return { body: await res.text() };
+      },
+    }) as MastraTools.Tool;
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  /** A model that calls the given tools once, then answers; it records what the tools returned. */
+  function scriptedModel(calls: ModelToolCall[]) {
+    const toolResults: unknown[] = [];
+    let step = 0;
+    const model = new MockModel({
+      doGenerate: async (options) => {
+        step++;
+        if (step === 1) {
+          return {
+            warnings: [],
+            usage,
+            finishReason: 'tool-calls',
+            content: calls.map((call) => ({ type: 'tool-call', ...call, input: JSON.stringify(call.input) })),
+          } as never;
+        }
+        for (const message of options.prompt) {
+          if (message.role === 'tool') toolResults.push(...message.content.map((part) => part));
+        }
+        return { warnings: [], usage, finishReason: 'stop', content: [{ type: 'text', text: 'done' }] } as never;
+      },
+    });
+    return { model, toolResults };
+  }
+
+  /** Runs an agent (under a parent span) whose model calls `fetch_path` with `input`. */
+  async function runAgent(input: unknown, toolName = 'fetch_path') {
+    const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
+    const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: { fetch_path: fetchPath } });
+    const parent = tracing.tracer.startSpan('agent');
+    const result = await context.with(trace.setSpan(context.active(), parent), () => agent.generate('go'));
+    parent.end();
+    expect(result.text).to.equal('done');
+    return { parent, toolResult: toolResults[0] as { output?: { type?: string; value?: unknown } } };
+  }
+
+  function toolSpan(parent: { spanContext(): { spanId: string } }) {
+    const span = tracing.span('execute_tool fetch_path');
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
+    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+    expect(span.attributes['gen_ai.tool.name']).to.equal('fetch_path');
+    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
+    return span;
+  }
+
+  it('records the real HTTP 500 that the agent hands the model as text', async () => {
+    const { parent, toolResult } = await runAgent({ path: '/500' });
+    expect(toolResult.output).to.deep.equal({ type: 'error-text', value: 'GET /500 failed' });
+    const span = toolSpan(parent);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
+    expect(errorOf(span)).to.deep.equal({
+      type: '500',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
+  });
+
+  for (const [path, type, kind] of [
+    ['/429?retryAfter=3', '429', 'rate_limit'],
+    ['/401', '401', 'auth'],
+    ['/503', '503', 'transient'],
+  ] as const) {
+    it(`classifies ${path} as ${kind}`, async () => {
+      const { parent } = await runAgent({ path });
+      expect(errorOf(toolSpan(parent))).to.include({ type, kind, status: SpanStatusCode.ERROR });
+    });
+  }
+
+  it('classifies a fetch that times out as timeout', async () => {
+    const { parent } = await runAgent({ path: '/hang', timeoutMs: 50 });
+    expect(errorOf(toolSpan(parent))).to.deep.equal({
+      type: 'timeout',
+      kind: 'timeout',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('leaves a successful call unmarked and its result unchanged', async () => {
+    const { parent, toolResult } = await runAgent({ path: '/ok' });
+    expect(toolResult.output).to.deep.equal({ type: 'json', value: { body: '{"ok":true}' } });
+    const span = toolSpan(parent);
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+    expect(span.attributes['error.type']).to.equal(undefined);
+  });
+
+  it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {
+    const before = server.requestCount();
+    const result = (await fetchPath.execute!({ path: 42 } as never, undefined as never)) as Record<string, unknown>;
+    expect(result).to.include({ error: true });
+    expect(result.validationErrors).to.be.an('object');
+    expect(server.requestCount()).to.equal(before);
+    const span = tracing.span('execute_tool fetch_path');
+    expect(errorOf(span)).to.deep.equal({
+      type: 'tool_error',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('traces tools run as workflow steps (createStep(tool))', async () => {
+    const step = workflows.createStep(fetchPath as never);
+    const workflow = workflows
+      .createWorkflow({ id: 'fetch', inputSchema: z.object({ path: z.string() }), outputSchema: z.any() })
+      .then(step)
+      .commit();
+    const run = await workflow.createRun();
+    const result = await run.start({ inputData: { path: '/404' } });
+    expect(result.status).to.equal('failed');
+    const span = tracing.span('execute_tool fetch_path');
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal(undefined);
+    expect(errorOf(span)).to.include({ type: '404', kind: 'permanent', status: SpanStatusCode.ERROR });
+  });
+
+  it('unknown tools and agent-side input validation never reach execute: no tool span (known limits)', async () => {
+    const { toolResult: unknown } = await runAgent({}, 'no_such_tool');
+    expect(String(unknown.output?.value)).to.match(/not found/);
+    const { toolResult: invalid } = await runAgent({ path: 42 });
+    expect(invalid.output?.value).to.deep.include({ error: true });
+    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+  });
+
+  it('keeps the Tool shape: own execute, its arity, id and schemas', () => {
+    expect(Object.prototype.hasOwnProperty.call(fetchPath, 'execute')).to.equal(true);
+    expect(fetchPath.execute!.length).to.equal(2);
+    expect(fetchPath.id).to.equal('fetch_path');
+    expect(fetchPath).to.be.instanceOf(tools.Tool);
+  });
+
+  it('stops tracing on disable and traces again on enable', async () => {
+    instrumentation.disable();
+    await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
+    expect(tracing.spans()).to.have.length(0);
+    instrumentation.enable();
+    await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
+    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.include({ type: '500' });
+  });
+});

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+
+const run = promisify(execFile);
+const fixtures = join(__dirname, 'fixtures');
+
+interface SpanSummary {
+  name: string;
+  errorType?: string;
+  kind?: string;
+  status: number;
+}
+
+/**
+ * The instrumentation in a fresh process per module system, preloaded the way an application
+ * would (`--require` for CommonJS; `--import` plus the import-in-the-middle hook for ESM), with
+ * the frameworks loaded by a plain JS app. tsx only compiles the TypeScript sources of this repo.
+ */
+describe('module systems (child processes)', function () {
+  this.timeout(60_000);
+  let server: FlakyServer;
+
+  before(async () => {
+    server = await startFlakyServer();
+  });
+  after(() => server.close());
+
+  async function spansOf(args: string[]): Promise<SpanSummary[]> {
+    const { stdout } = await run(process.execPath, args, {
+      cwd: fixtures,
+      env: { ...process.env, FLAKY_URL: server.url, NODE_OPTIONS: '' },
+    });
+    return JSON.parse(stdout.trim().split('\n').pop()!) as SpanSummary[];
+  }
+
+  it('CommonJS (--require): MCP, LangChain and AI SDK v6 CJS builds are patched', async () => {
+    const spans = await spansOf(['--require', 'tsx/cjs', '--require', './register.ts', 'app.cjs']);
+    expect(spans).to.deep.equal([
+      { name: 'execute_tool mcp_tool', errorType: '500', kind: 'transient', status: 2 },
+      { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
+      { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
+    ]);
+  });
+
+  it('ESM (--import with the import-in-the-middle hook): the ESM builds and ai@7 are covered', async () => {
+    const spans = await spansOf(['--import', 'tsx', '--import', './register-esm.mjs', 'app.mjs']);
+    expect(spans).to.deep.equal([
+      { name: 'execute_tool mcp_tool', errorType: '500', kind: 'transient', status: 2 },
+      { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
+      { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
+      { name: 'execute_tool ai7_tool', errorType: '503', kind: 'transient', status: 2 },
+    ]);
+  });
+
+  it('ESM without the hook: only ai@7 (no patching needed) is covered, proving the ESM builds ran', async () => {
+    const spans = await spansOf(['--import', 'tsx', '--import', './register.ts', 'app.mjs']);
+    expect(spans.map((span) => span.name)).to.deep.equal(['execute_tool ai7_tool']);
+  });
+});

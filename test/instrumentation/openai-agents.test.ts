@@ -1,0 +1,230 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type * as AgentsCore from '@openai/agents-core';
+import type * as AgentsTesting from '@openai/agents-core/testing';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+const load = createRequire(__filename);
+
+/**
+ * Loads a fresh copy of the package after the instrumentation is enabled, as an app that starts
+ * tracing first does: other test files import it at load time, and require-in-the-middle only sees
+ * `dist/tool.js` (the patched file) when the package root first requires it.
+ */
+function loadFresh<T>(id: string): T {
+  const dist = dirname(load.resolve('@openai/agents-core'));
+  for (const key of Object.keys(load.cache)) if (key.startsWith(dist)) delete load.cache[key];
+  return load(id) as T;
+}
+
+type FunctionTool = Extract<AgentsCore.Tool, { type: 'function' }>;
+
+const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
+
+describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', () => {
+  let tracing: TestTracing;
+  let instrumentation: ToolInstrumentation;
+  let server: FlakyServer;
+  let agents: typeof AgentsCore;
+  let testing: typeof AgentsTesting;
+  let fetchPath: FunctionTool;
+  let slowFetch: FunctionTool;
+  let strictFetch: FunctionTool;
+
+  before(async () => {
+    tracing = createTestTracing();
+    instrumentation = new ToolInstrumentation();
+    instrumentation.setTracerProvider(tracing.provider);
+    server = await startFlakyServer();
+    agents = loadFresh('@openai/agents-core');
+    testing = load('@openai/agents-core/testing');
+    agents.setTracingDisabled(true);
+
+    const get = async (path: string, signal?: AbortSignal) => {
+      const res = await fetch(server.url + path, { signal });
+      if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
+      return res.text();
+    };
+    fetchPath = agents.tool({
+      name: 'fetch_path',
+      description: 'GETs a path on the test API',
+      parameters: z.object({ path: z.string() }),
+      execute: ({ path }, _runContext, details) => get(path, details?.signal),
+    });
+    slowFetch = agents.tool({
+      name: 'slow_fetch',
+      description: 'GETs a path that never answers',
+      parameters: z.object({}),
+      timeoutMs: 50,
+      execute: (_input, _runContext, details) => get('/hang', details?.signal),
+    });
+    strictFetch = agents.tool({
+      name: 'strict_fetch',
+      description: 'GETs a path; errors reach the runner',
+      parameters: z.object({ path: z.string() }),
+      errorFunction: null,
+      execute: ({ path }) => get(path),
+    });
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    instrumentation.disable();
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  /** Runs an agent whose model calls `name(args)` once, then answers; returns the tool span. */
+  async function runToolCall(tool: FunctionTool, args: Record<string, unknown> | string) {
+    const model = new testing.ScriptedModel([
+      [testing.functionCall(tool.name, args, { callId: 'call_1' })],
+      [testing.assistantMessage('done')],
+    ]);
+    const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [tool] });
+    const parent = tracing.tracer.startSpan('agent');
+    const outcome = await context
+      .with(trace.setSpan(context.active(), parent), () => new agents.Runner({ tracingDisabled: true }).run(agent, 'go'))
+      .then(
+        (result) => ({ result, error: undefined }),
+        (error: unknown) => ({ result: undefined, error }),
+      );
+    parent.end();
+    const span = tracing.span(`execute_tool ${tool.name}`);
+    expect(span.kind).to.equal(SpanKind.INTERNAL);
+    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
+    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+    expect(span.attributes['gen_ai.tool.name']).to.equal(tool.name);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
+    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
+    expect(span.attributes['gen_ai.tool.description']).to.equal(tool.description);
+    const outputs = (outcome.result?.newItems ?? []).filter((item) => item.type === 'tool_call_output_item');
+    const toolOutput = outputs.map((item) => (item as { output?: unknown }).output)[0];
+    return { ...outcome, span, toolOutput };
+  }
+
+  it('records the real HTTP 500 although the model only gets the default error text', async () => {
+    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/500' });
+    expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
+    expect(errorOf(span)).to.deep.equal({
+      type: '500',
+      kind: 'transient',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
+  });
+
+  for (const [path, type, kind] of [
+    ['/429?retryAfter=2', '429', 'rate_limit'],
+    ['/429', '429', 'quota'],
+    ['/401', '401', 'auth'],
+    ['/404', '404', 'permanent'],
+  ] as const) {
+    it(`classifies ${path} as ${kind}`, async () => {
+      const { span, toolOutput } = await runToolCall(fetchPath, { path });
+      expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
+      expect(errorOf(span)).to.include({ type, kind, status: SpanStatusCode.ERROR });
+    });
+  }
+
+  it('leaves a successful call unmarked', async () => {
+    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/ok' });
+    expect(toolOutput).to.equal('{"ok":true}');
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+    expect(span.attributes['error.type']).to.equal(undefined);
+  });
+
+  it("classifies the SDK's timeout as timeout, not the abort error the tool then throws", async () => {
+    const { span, toolOutput } = await runToolCall(slowFetch, {});
+    expect(toolOutput).to.equal("Tool 'slow_fetch' timed out after 50ms.");
+    expect(errorOf(span)).to.deep.equal({
+      type: 'timeout',
+      kind: 'timeout',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('classifies input that fails the schema as invalid_input, not executed', async () => {
+    const before = server.requestCount();
+    const { span, toolOutput } = await runToolCall(fetchPath, { path: 42 });
+    expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
+    expect(server.requestCount()).to.equal(before);
+    expect(errorOf(span)).to.deep.equal({
+      type: 'InvalidToolInputError',
+      kind: 'invalid_input',
+      executed: false,
+      status: SpanStatusCode.ERROR,
+    });
+  });
+
+  it('arguments that are not JSON never reach the tool: the runner answers, no tool span (known limit)', async () => {
+    const model = new testing.ScriptedModel([
+      [testing.functionCall('fetch_path', '{"path": ', { callId: 'call_1' })],
+      [testing.assistantMessage('done')],
+    ]);
+    const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [fetchPath] });
+    const result = await new agents.Runner({ tracingDisabled: true }).run(agent, 'go');
+    const output = result.newItems.find((item) => item.type === 'tool_call_output_item') as { output?: unknown };
+    expect(output.output).to.match(/error occurred while parsing tool arguments/);
+    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+  });
+
+  it('with errorFunction: null, the same error reaches the runner and the span', async () => {
+    const { error, span } = await runToolCall(strictFetch, { path: '/503' });
+    expect(error).to.be.an('error');
+    expect(errorOf(span)).to.include({ type: '503', kind: 'transient', status: SpanStatusCode.ERROR });
+  });
+
+  it('an unknown tool fails the whole run before any tool runs: no tool span', async () => {
+    const model = new testing.ScriptedModel([[testing.functionCall('no_such_tool', {}, { callId: 'call_x' })]]);
+    const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [fetchPath] });
+    const error = await new agents.Runner({ tracingDisabled: true }).run(agent, 'go').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).to.be.instanceOf(agents.ModelBehaviorError);
+    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+  });
+
+  it('keeps what tool() builds: name from the execute function, invoke result, parameters', async () => {
+    const namedByFunction = agents.tool({
+      description: 'named after its function',
+      parameters: z.object({}),
+      execute: async function lookup_answer() {
+        return 42;
+      },
+    });
+    expect(namedByFunction.name).to.equal('lookup_answer');
+    expect(namedByFunction.parameters).to.deep.include({ type: 'object' });
+    const { span, toolOutput } = await runToolCall(namedByFunction, {});
+    expect(toolOutput).to.equal(42);
+    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+  });
+
+  it('unpatches on disable and patches again on enable', async () => {
+    instrumentation.disable();
+    const plain = agents.tool({ name: 'plain', description: 'd', parameters: z.object({}), execute: () => 'x' });
+    const model = new testing.ScriptedModel([[testing.functionCall('plain', {}, { callId: 'c' })], [testing.assistantMessage('done')]]);
+    await new agents.Runner({ tracingDisabled: true }).run(new agents.Agent({ name: 'a', model, tools: [plain] }), 'go');
+    expect(tracing.spans()).to.have.length(0);
+    instrumentation.enable();
+    const { span } = await runToolCall(fetchPath, { path: '/500' });
+    expect(errorOf(span)).to.include({ type: '500' });
+  });
+});
