@@ -1,0 +1,156 @@
+import {
+  diag,
+  metrics,
+  SpanStatusCode,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type HrTime,
+  type MeterProvider,
+} from '@opentelemetry/api';
+import { boundErrorType } from '../classify/error-type';
+import { isToolErrorKind } from '../classify/kinds';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../instrumentation/config';
+import type { ReadableSpanLike } from '../processor/span-shape';
+import {
+  guardMatcher,
+  missingToolName,
+  recognizeToolSpan,
+  type ToolSpanMatcher,
+} from '../processor/tool-span-recognition';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_TOOL_ERROR_KIND,
+  ATTR_TOOL_ERROR_RETRYABLE,
+  ERROR_TYPE_VALUE_OTHER,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_ERRORS,
+} from '../semconv';
+import { BoundedValues } from './bounded-values';
+import { getToolCallSummary, type ToolCallSummary } from './tool-call-summary';
+
+/** semantic-conventions-genai gen-ai-metrics.md, `gen_ai.execute_tool.duration`. */
+export const EXECUTE_TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+]);
+
+export interface ToolMetricsSpanProcessorOptions {
+  /** Where the instruments live. Default: the global MeterProvider, as it is when each span ends. */
+  meterProvider?: MeterProvider;
+  /** Default: the process-wide summary from `getToolCallSummary()`. */
+  summary?: ToolCallSummary;
+  /** Distinct `gen_ai.tool.name` values on the metrics before `_OTHER`. Default 100. */
+  maxToolNames?: number;
+  /** Counts more spans as tool spans; give it the same matcher as `ToolErrorSpanProcessor`. */
+  isToolSpan?: ToolSpanMatcher;
+}
+
+/** An ended span, typed structurally like `ToolErrorSpanProcessor`'s so that 2.x and 3.x SDK spans fit. */
+type EndedSpanLike = ReadableSpanLike & { readonly duration: HrTime };
+
+interface Instruments {
+  provider: MeterProvider;
+  duration: Histogram;
+  errors: Counter;
+}
+
+/**
+ * Records `gen_ai.execute_tool.duration` and `tool.errors` from every tool span, and fills the
+ * in-process summary. It reads spans in `onEnd`, after every processor's `onEnding`, so it sees the
+ * attributes `ToolErrorSpanProcessor` added, on our spans and on frameworks' native ones alike.
+ */
+export class ToolMetricsSpanProcessor {
+  private readonly meterProvider: MeterProvider | undefined;
+  private readonly summary: ToolCallSummary;
+  private readonly toolNames: BoundedValues;
+  private readonly isToolSpan: ToolSpanMatcher | undefined;
+  private instruments: Instruments | undefined;
+
+  constructor(options: ToolMetricsSpanProcessorOptions = {}) {
+    this.meterProvider = options.meterProvider;
+    this.summary = options.summary ?? getToolCallSummary();
+    this.toolNames = new BoundedValues(options.maxToolNames ?? 100, 'ToolMetricsSpanProcessor maxToolNames');
+    this.isToolSpan = guardMatcher(options.isToolSpan, 'ToolMetricsSpanProcessor');
+  }
+
+  onStart(): void {}
+
+  onEnd(span: EndedSpanLike): void {
+    try {
+      this.record(span);
+    } catch (err) {
+      diag.error('otel-tool-errors: could not record tool metrics', err);
+    }
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private record(span: EndedSpanLike): void {
+    const family = recognizeToolSpan(span, this.isToolSpan);
+    if (family === undefined) return;
+    const namedTool = span.attributes[ATTR_GEN_AI_TOOL_NAME];
+    const rawToolName =
+      typeof namedTool === 'string' && namedTool !== ''
+        ? namedTool
+        : (missingToolName(span, family) ?? ERROR_TYPE_VALUE_OTHER);
+    const toolName = this.toolNames.admit(rawToolName);
+    const durationSeconds = span.duration[0] + span.duration[1] / 1e9;
+    const rawErrorType = span.attributes[ATTR_ERROR_TYPE];
+    const failed = span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined;
+
+    const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName };
+    let errorKind: string | undefined;
+    if (failed) {
+      const rawKind = span.attributes[ATTR_TOOL_ERROR_KIND];
+      const errorType = boundErrorType(
+        typeof rawErrorType === 'string' ? rawErrorType : ERROR_TYPE_VALUE_OTHER,
+      );
+      attributes[ATTR_ERROR_TYPE] = errorType;
+      if (rawKind !== undefined) {
+        errorKind = isToolErrorKind(rawKind) ? rawKind : ERROR_TYPE_VALUE_OTHER;
+        attributes[ATTR_TOOL_ERROR_KIND] = errorKind;
+      }
+    }
+
+    const { duration, errors } = this.currentInstruments();
+    duration.record(durationSeconds, attributes);
+    if (failed) errors.add(1, attributes);
+
+    const retryable = span.attributes[ATTR_TOOL_ERROR_RETRYABLE];
+    this.summary.record({
+      toolName,
+      durationSeconds,
+      errorType: attributes[ATTR_ERROR_TYPE] as string | undefined,
+      errorKind,
+      retryable: typeof retryable === 'boolean' ? retryable : undefined,
+    });
+  }
+
+  // The api has no proxy MeterProvider: a meter taken before the SDK registers stays a no-op for
+  // good. Looking the provider up per span (a global read) lets a later registration take effect.
+  private currentInstruments(): Instruments {
+    const provider = this.meterProvider ?? metrics.getMeterProvider();
+    if (this.instruments?.provider === provider) return this.instruments;
+    const meter = provider.getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
+    this.instruments = {
+      provider,
+      duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
+        description: 'Duration of tool executions.',
+        unit: 's',
+        advice: { explicitBucketBoundaries: [...EXECUTE_TOOL_DURATION_BUCKETS] },
+      }),
+      errors: meter.createCounter(METRIC_TOOL_ERRORS, {
+        description: 'Tool executions that ended in error.',
+        unit: '{error}',
+      }),
+    };
+    return this.instruments;
+  }
+}

@@ -1,0 +1,366 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { build } from 'tsup';
+import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { startOtlpJsonReceiver, type OtlpJsonReceiver, type ReceivedSpan } from './otlp-json-receiver';
+
+/**
+ * The zero-code entry points, as users run them: the register modules are bundled by tsup (the
+ * same entries as the package build, into a scratch folder inside the repo so that their
+ * dependencies resolve from node_modules), then real child processes start with `--require` or
+ * `--import` and export OTLP/HTTP JSON to a receiver on 127.0.0.1.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const FIXTURES = join(__dirname, 'fixtures');
+
+interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+interface RunOptions {
+  nodeArgs: string[];
+  script: string;
+  env?: Record<string, string>;
+  /** Called once stdout contains `text`, e.g. to send a signal. */
+  onOutput?: { text: string; then: (pid: number) => void };
+}
+
+/** Runs a fixture with only the variables a user would set (plus PATH), never the test's own OTEL_*. */
+async function run(options: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [...options.nodeArgs, join(FIXTURES, options.script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+  });
+  let stdout = '';
+  let stderr = '';
+  let triggered = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (options.onOutput && !triggered && stdout.includes(options.onOutput.text)) {
+      triggered = true;
+      options.onOutput.then(child.pid!);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(killer);
+  return { code, signal, stdout, stderr, elapsedMs: Date.now() - started };
+}
+
+function toolSpan(spans: ReceivedSpan[], toolName: string): ReceivedSpan {
+  const found = spans.filter((span) => span.attributes['gen_ai.tool.name'] === toolName);
+  expect(found, `spans for ${toolName} in ${JSON.stringify(spans.map((s) => s.name))}`).to.have.length(1);
+  return found[0]!;
+}
+
+describe('otel-tool-errors/register (zero-code entry points)', function () {
+  this.timeout(60_000);
+  let outDir: string;
+  let registerCjs: string;
+  let registerEsm: string;
+  let flaky: FlakyServer;
+  let receiver: OtlpJsonReceiver;
+
+  before(async () => {
+    mkdirSync(join(ROOT, '.cache'), { recursive: true });
+    outDir = mkdtempSync(join(ROOT, '.cache', 'register-test-'));
+    const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
+    await build({
+      ...shared,
+      entry: { register: join(ROOT, 'src/register.ts') },
+      format: ['cjs'],
+      outExtension: () => ({ js: '.cjs' }),
+    });
+    await build({
+      ...shared,
+      entry: { 'register-esm': join(ROOT, 'src/register-esm.ts') },
+      format: ['esm'],
+      outExtension: () => ({ js: '.mjs' }),
+    });
+    registerCjs = join(outDir, 'register.cjs');
+    registerEsm = join(outDir, 'register-esm.mjs');
+    flaky = await startFlakyServer();
+  });
+
+  after(async () => {
+    await flaky?.close();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    receiver = await startOtlpJsonReceiver();
+  });
+
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  const exportingEnv = () => ({
+    OTEL_SERVICE_NAME: 'register-test',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    FLAKY_URL: flaky.url,
+  });
+
+  function expectAgentTelemetry(result: RunResult) {
+    expect(result.stderr).to.equal('');
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.include('weather.error=true');
+    expect(result.stdout).to.include('tracer-provider-registered=true');
+    const spans = receiver.spans();
+    expect(spans.every((span) => span.serviceName === 'register-test')).to.equal(true);
+
+    // ToolInstrumentation's span for the AI SDK tool, classified from the real thrown error.
+    const weather = toolSpan(spans, 'get_weather');
+    expect(weather.statusCode).to.equal(2);
+    expect(weather.attributes).to.include({
+      'error.type': '500',
+      'tool.error_kind': 'transient',
+      'tool.error_retryable': true,
+    });
+    // instrumentation-undici's span for the tool's fetch, under the tool span.
+    const fetchSpans = spans.filter((span) => span.attributes['http.response.status_code'] === 500);
+    expect(fetchSpans, 'the HTTP client span of the failing fetch').to.have.length(1);
+    expect(fetchSpans[0]!.parentSpanId, 'the fetch span is a child of the tool span').to.equal(
+      weather.spanId,
+    );
+
+    const time = toolSpan(spans, 'get_time');
+    expect(time.statusCode).to.not.equal(2);
+    expect(time.attributes).to.not.have.property('error.type');
+
+    // ToolErrorSpanProcessor enriched the native span the app ended itself.
+    const legacy = toolSpan(spans, 'legacy_lookup');
+    expect(legacy.attributes).to.include({ 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' });
+
+    // Tool metrics, exported through the MeterProvider NodeSDK built from OTEL_METRICS_EXPORTER.
+    const points = receiver.dataPoints();
+    const duration = points.filter((p) => p.metric === 'gen_ai.execute_tool.duration');
+    expect(duration.find((p) => p.attributes['gen_ai.tool.name'] === 'get_time')?.attributes).to.deep.equal({
+      'gen_ai.tool.name': 'get_time',
+    });
+    expect(
+      points.find((p) => p.metric === 'tool.errors' && p.attributes['gen_ai.tool.name'] === 'get_weather'),
+    ).to.deep.equal({
+      metric: 'tool.errors',
+      attributes: { 'gen_ai.tool.name': 'get_weather', 'error.type': '500', 'tool.error_kind': 'transient' },
+      value: 1,
+    });
+  }
+
+  it('--require: a CommonJS app exports enriched tool spans, HTTP child spans and tool metrics', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: exportingEnv(),
+    });
+    expectAgentTelemetry(result);
+  });
+
+  it('--import: an ESM app gets the same, through the import-in-the-middle hook', async () => {
+    const result = await run({
+      nodeArgs: ['--import', registerEsm],
+      script: 'agent.mjs',
+      env: exportingEnv(),
+    });
+    expectAgentTelemetry(result);
+  });
+
+  it("--require alone leaves an ESM app's imports unpatched: the hook is what --import adds", async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.mjs',
+      env: exportingEnv(),
+    });
+    expect(result.code).to.equal(0);
+    const spans = receiver.spans();
+    expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
+    // The SDK itself runs: the processor still marks the app's own tool span.
+    toolSpan(spans, 'legacy_lookup');
+  });
+
+  it('--import also covers a CommonJS app (require-in-the-middle runs under it too)', async () => {
+    const result = await run({
+      nodeArgs: ['--import', registerEsm],
+      script: 'agent.cjs',
+      env: exportingEnv(),
+    });
+    expectAgentTelemetry(result);
+  });
+
+  it('SIGTERM mid-run: flushes the spans already ended, then exits by the signal', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'sigterm.cjs',
+      // A long batch delay: only the shutdown flush can deliver the span.
+      env: { ...exportingEnv(), OTEL_BSP_SCHEDULE_DELAY: '600000' },
+      onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGTERM') },
+    });
+    expect(result.signal).to.equal('SIGTERM');
+    const span = toolSpan(receiver.spans(), 'slow_report');
+    expect(span.attributes).to.include({ 'error.type': 'timeout', 'tool.error_kind': 'timeout' });
+  });
+
+  it('SIGINT mid-run: the same, exiting by SIGINT', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'sigterm.cjs',
+      env: { ...exportingEnv(), OTEL_BSP_SCHEDULE_DELAY: '600000' },
+      onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGINT') },
+    });
+    expect(result.signal).to.equal('SIGINT');
+    expect(toolSpan(receiver.spans(), 'slow_report').statusCode).to.equal(2);
+  });
+
+  it('SIGTERM with the app listening too: flushes, and leaves the exit to the app', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'sigterm.cjs',
+      env: { ...exportingEnv(), OTEL_BSP_SCHEDULE_DELAY: '600000', APP_HANDLES_SIGTERM: '1' },
+      onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGTERM') },
+    });
+    expect(result.stdout).to.include('app-handler');
+    expect([result.code, result.signal]).to.deep.equal([0, null]);
+    expect(toolSpan(receiver.spans(), 'slow_report').statusCode).to.equal(2);
+  });
+
+  it('with the collector down, the app finishes normally and nothing is left unhandled', async () => {
+    const port = await refusedPort();
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      // The exit waits for the exporters' retries, bounded by their timeout (10 s by default).
+      env: {
+        ...exportingEnv(),
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_EXPORTER_OTLP_TIMEOUT: '1500',
+      },
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.include('weather.error=true');
+    expect(result.stderr).to.equal('');
+    expect(result.elapsedMs).to.be.below(6_000);
+  });
+
+  it('OTEL_SDK_DISABLED=true: starts nothing', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: { ...exportingEnv(), OTEL_SDK_DISABLED: 'true' },
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.include('tracer-provider-registered=false');
+    expect(receiver.spans()).to.deep.equal([]);
+    expect(receiver.dataPoints()).to.deep.equal([]);
+  });
+
+  it('an SDK already registered by the app: no second SDK, and a warning that says so', async () => {
+    const result = await run({
+      nodeArgs: ['--require', join(FIXTURES, 'own-sdk.cjs'), '--require', registerCjs],
+      script: 'agent.cjs',
+      env: exportingEnv(),
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stderr).to.match(/otel-tool-errors\/register: an OpenTelemetry SDK is already registered/);
+    expect(result.stdout).to.include('own-provider-active=true');
+    expect(receiver.spans()).to.deep.equal([]);
+  });
+
+  it('loaded twice (--require and --import): one SDK, one warning, each span exported once', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs, '--import', registerEsm],
+      script: 'agent.cjs',
+      env: exportingEnv(),
+    });
+    expect(result.code).to.equal(0);
+    expect(
+      result.stderr.match(/otel-tool-errors\/register: already started in this process; loaded twice\?/g),
+    ).to.have.length(1);
+    toolSpan(receiver.spans(), 'get_weather');
+    toolSpan(receiver.spans(), 'legacy_lookup');
+  });
+
+  it('OTEL_LOG_LEVEL turns on diag output, which carries our configuration warnings', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: { ...exportingEnv(), OTEL_LOG_LEVEL: 'warn', OTEL_TRACES_EXPORTER: 'zipkin,otlp' },
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stderr).to.include(
+      'otel-tool-errors/register: unsupported OTEL_TRACES_EXPORTER value "zipkin"; use otlp, console or none',
+    );
+    // The supported exporter in the list still runs.
+    toolSpan(receiver.spans(), 'get_weather');
+  });
+
+  it('OTEL_TRACES_EXPORTER=none: exports no spans but still exports the tool metrics', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: { ...exportingEnv(), OTEL_TRACES_EXPORTER: 'none' },
+    });
+    expect(result.code).to.equal(0);
+    expect(receiver.spans()).to.deep.equal([]);
+    expect(receiver.dataPoints().some((p) => p.metric === 'tool.errors')).to.equal(true);
+  });
+
+  it('OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS leaves those frameworks unpatched; the processor still works', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: { ...exportingEnv(), OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: 'mcp, ai-sdk-v6' },
+    });
+    expect(result.code).to.equal(0);
+    const spans = receiver.spans();
+    expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
+    toolSpan(spans, 'legacy_lookup');
+  });
+
+  it('an unknown name in OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: a warning naming it, the rest still runs', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: { ...exportingEnv(), OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: 'langchian' },
+    });
+    expect(result.code).to.equal(0);
+    expect(result.stderr).to.match(/unknown framework "langchian".*Tool instrumentation is off/);
+    const spans = receiver.spans();
+    expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
+    expect(toolSpan(spans, 'legacy_lookup').attributes).to.include({ 'error.type': 'ECONNREFUSED' });
+  });
+
+  it('OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS and _RESULTS turn on argument and result capture', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'agent.cjs',
+      env: {
+        ...exportingEnv(),
+        OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: 'true',
+        OTEL_TOOL_ERRORS_CAPTURE_RESULTS: 'true',
+      },
+    });
+    expect(result.code).to.equal(0);
+    const time = toolSpan(receiver.spans(), 'get_time');
+    expect(time.attributes).to.have.property('gen_ai.tool.call.arguments');
+    expect(time.attributes).to.have.property('gen_ai.tool.call.result');
+  });
+
+  it('captures no arguments or results by default', async () => {
+    await run({ nodeArgs: ['--require', registerCjs], script: 'agent.cjs', env: exportingEnv() });
+    for (const span of receiver.spans()) {
+      expect(span.attributes).to.not.have.property('gen_ai.tool.call.arguments');
+      expect(span.attributes).to.not.have.property('gen_ai.tool.call.result');
+    }
+  });
+});
