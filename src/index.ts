@@ -1,4 +1,15 @@
 export * from './classify';
-export { ToolExecutionError, ToolErrorType, formatToolErrorForModel, type ToolExecutionErrorOptions } from './errors';
+export {
+  ToolExecutionError,
+  ToolErrorType,
+  formatToolErrorForModel,
+  type ToolExecutionErrorOptions,
+} from './errors';
 export * as semconv from './semconv';
 export { scrubMessage, redactForCapture } from './redact';
+export * from './metrics';
+export * from './processor';
+export { ToolInstrumentation } from './instrumentation/tool-instrumentation';
+export type { ToolInstrumentationConfig } from './instrumentation/config';
+export { instrumentTool, type InstrumentToolOptions } from './instrumentation/instrument-tool';
+export { recordToolError, type ToolCallInfo, type ToolCallOutcome } from './instrumentation/tool-call-wrapper';
