@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# End-to-end proof against real backends, no Docker needed:
+#   traffic (npm run demo) --OTLP/HTTP--> collector role --> Jaeger role (memory storage)
+#                                           \-> spanmetrics --> :8889 <-- Prometheus <-- Jaeger SPM
+# The collector role and the Jaeger role are both the Jaeger v2 binary (an OTel Collector
+# distribution), built from source with Go and cached in .cache/. They run the configs this repo
+# ships (collector-config.yaml, stack/jaeger-config.yaml, stack/prometheus.yml); the only
+# differences are the sed substitutions below, applied to copies in a temp dir.
+#
+# Then scripts/e2e-check.mjs asserts, against the live servers (see scripts/e2e-expect.json):
+#   1. Jaeger search finds the failing execute_tool spans by error.type / tool.error_kind,
+#      with the expected tool name, kind INTERNAL and status ERROR;
+#   2. Prometheus has traces_span_metrics_calls_total series with error_type and tool_error_kind;
+#   3. Jaeger's Monitor API (/api/metrics/errors, spanKind=internal) reports an error rate > 0.
+#
+# Environment:
+#   E2E_TRAFFIC_CMD   traffic generator (default: npm run demo). It gets
+#                     OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:<collector OTLP/HTTP port>
+#                     and OTEL_SERVICE_NAME (default otel-tool-errors-demo). It runs twice.
+#   E2E_EXPECT        expectations file (default scripts/e2e-expect.json)
+#   E2E_TIMEOUT_S     how long each check phase polls (default 120)
+#   E2E_CACHE_DIR     where bin/jaeger-<version> is cached (default .cache; e.g. a directory
+#                     outside the checkout lets fresh CI clones skip the build)
+#   E2E_COLLECTOR_BIN binary for the collector role (default: the Jaeger binary), e.g. an
+#                     otelcol built with the builder from the contrib image's component versions
+#   E2E_KEEP=1        keep the temp dir with configs and logs
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+
+# Jaeger release under test. JAEGER_VERSION MUST equal the jaegertracing/jaeger image tag in
+# docker-compose.yml (checked below): this run is what proves the configs that image loads.
+# Jaeger's Go module path has no /v2, so each v2 release is fetched by its Go module version:
+# release v2.13.0 was tagged v1.76.0 on the same commit, the last v1 tag. A later release
+# (e.g. v2.20.0 = commit 798e4b0fcf22609e381df764a01461affd813e1e) can only be fetched as a
+# pseudo-version, and the Go module proxy our machines use refuses that commit ("403 This module
+# version is not available"), so 2.13.0 is the newest Jaeger v2 this script can build. To move
+# on, change both lines here and the compose image tag together.
+JAEGER_VERSION="2.13.0"
+JAEGER_MODULE_VERSION="v1.76.0"
+JAEGER_MODULE="github.com/jaegertracing/jaeger"
+
+CACHE="${E2E_CACHE_DIR:-$ROOT/.cache}"
+JAEGER_BIN="$CACHE/bin/jaeger-$JAEGER_VERSION"
+SERVICE="${OTEL_SERVICE_NAME:-otel-tool-errors-demo}"
+TRAFFIC_CMD="${E2E_TRAFFIC_CMD:-npm run demo}"
+
+log() { echo "e2e: $*"; }
+die() { echo "e2e: FAILED: $*" >&2; exit 1; }
+
+if ! grep -Eq "image: jaegertracing/jaeger:${JAEGER_VERSION//./\\.}([[:space:]]|$)" docker-compose.yml; then
+  die "docker-compose.yml does not pin jaegertracing/jaeger:${JAEGER_VERSION}; keep it and JAEGER_VERSION in scripts/e2e.sh equal"
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  log "skipped: no Go toolchain (needed to build Jaeger ${JAEGER_VERSION})"
+  exit 0
+fi
+
+# ---- 1. Jaeger binary, built once and cached ----
+if [ ! -x "$JAEGER_BIN" ]; then
+  log "building Jaeger ${JAEGER_VERSION} (${JAEGER_MODULE}@${JAEGER_MODULE_VERSION}); a cold build takes minutes"
+  t0=$(date +%s)
+  # `go install module@version` refuses modules whose go.mod has replace directives (v1.76.0
+  # has one), so download the module and build it as the main module instead.
+  src_dir=$(GOFLAGS=-mod=mod go mod download -json "${JAEGER_MODULE}@${JAEGER_MODULE_VERSION}" |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);if(j.Error){console.error(j.Error);process.exit(1)}console.log(j.Dir)})') ||
+    die "go mod download ${JAEGER_MODULE}@${JAEGER_MODULE_VERSION} failed"
+  # Private build dir outside the repo; only the finished binary goes into .cache/bin.
+  build_dir="$(mktemp -d "${TMPDIR:-/tmp}/jaeger-build.XXXXXX")"
+  cp -r "$src_dir/." "$build_dir"
+  chmod -R u+w "$build_dir"
+  mkdir -p "$CACHE/bin"
+  if ! (cd "$build_dir" && GOFLAGS="-mod=mod -buildvcs=false" go build \
+    -ldflags "-X ${JAEGER_MODULE}/internal/version.latestVersion=v${JAEGER_VERSION}" \
+    -o "$build_dir/jaeger" ./cmd/jaeger); then
+    rm -rf "$build_dir"
+    die "building Jaeger ${JAEGER_VERSION} failed"
+  fi
+  mv "$build_dir/jaeger" "$JAEGER_BIN.tmp.$$"
+  mv "$JAEGER_BIN.tmp.$$" "$JAEGER_BIN"
+  rm -rf "$build_dir"
+  log "built $JAEGER_BIN in $(($(date +%s) - t0))s"
+else
+  log "using cached $JAEGER_BIN"
+fi
+
+# ---- 2. Prometheus (Debian package) ----
+if ! command -v prometheus >/dev/null 2>&1; then
+  log "installing prometheus (Debian package)"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+
+# ---- 3. Configs: the shipped files plus small substitutions, in a temp dir ----
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/otel-tool-errors-e2e.XXXXXX")"
+PIDS=()
+NAMES=()
+OK=0
+
+cleanup() {
+  local rc=$?
+  for i in "${!PIDS[@]}"; do
+    kill "${PIDS[$i]}" 2>/dev/null || true
+  done
+  for i in "${!PIDS[@]}"; do
+    wait "${PIDS[$i]}" 2>/dev/null || true
+  done
+  if [ "$OK" != 1 ]; then
+    for n in "${NAMES[@]}"; do
+      echo "----- $n log (last 80 lines) -----" >&2
+      tail -n 80 "$WORK/$n.log" >&2 || true
+    done
+    echo "e2e: configs and logs kept in $WORK" >&2
+  elif [ "${E2E_KEEP:-}" = 1 ]; then
+    log "configs and logs kept in $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Both roles and Prometheus share one host, so every listener gets a free 127.0.0.1 port
+# instead of the compose file's 0.0.0.0 + fixed port.
+read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT < <(node -e '
+  const net = require("net"); const ports = []; const servers = [];
+  (async () => { for (let i = 0; i < 8; i++) { const s = net.createServer(); servers.push(s);
+    await new Promise((r) => s.listen(0, "127.0.0.1", r)); ports.push(s.address().port); }
+    servers.forEach((s) => s.close()); console.log(ports.join(" ")); })();')
+
+# collector-config.yaml: listen on loopback ports; the compose service name `jaeger` becomes
+# the Jaeger role's loopback OTLP port; flush span metrics every 1s instead of 15s.
+sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${COL_GRPC}#" \
+  -e "s#0\.0\.0\.0:4318#127.0.0.1:${COL_HTTP}#" \
+  -e "s#0\.0\.0\.0:8889#127.0.0.1:${COL_PROM}#" \
+  -e "s#endpoint: jaeger:4317#endpoint: 127.0.0.1:${J_OTLP}#" \
+  -e "s#metrics_flush_interval: 15s#metrics_flush_interval: 1s#" \
+  collector-config.yaml >"$WORK/collector-config.yaml"
+
+# stack/jaeger-config.yaml: loopback ports; the compose service name `prometheus` becomes the
+# local Prometheus; the UI config path inside the container becomes the repo file.
+sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${J_OTLP}#" \
+  -e "s#0\.0\.0\.0:16686#127.0.0.1:${J_HTTP}#" \
+  -e "s#0\.0\.0\.0:16685#127.0.0.1:${J_GRPC}#" \
+  -e "s#0\.0\.0\.0:13133#127.0.0.1:${J_HEALTH}#" \
+  -e "s#http://prometheus:9090#http://127.0.0.1:${PROM_PORT}#" \
+  -e "s#/etc/jaeger/jaeger-ui.json#${ROOT}/stack/jaeger-ui.json#" \
+  stack/jaeger-config.yaml >"$WORK/jaeger-config.yaml"
+
+# stack/prometheus.yml: scrape the collector role on loopback, every 1s instead of 5s.
+sed -e "s#otel-collector:8889#127.0.0.1:${COL_PROM}#" \
+  -e "s#scrape_interval: 5s#scrape_interval: 1s#" \
+  -e "s#evaluation_interval: 5s#evaluation_interval: 1s#" \
+  stack/prometheus.yml >"$WORK/prometheus.yml"
+
+# Guard against config drift: every substitution must have applied.
+if grep -nE '0\.0\.0\.0|jaeger:4317|prometheus:9090|otel-collector|/etc/jaeger|: (15|5)s' \
+  "$WORK/collector-config.yaml" "$WORK/jaeger-config.yaml" "$WORK/prometheus.yml"; then
+  die "a substitution did not apply to the lines above; update scripts/e2e.sh with the config"
+fi
+
+# ---- 4. Start the three servers ----
+start() { # name, command...
+  local name="$1"
+  shift
+  "$@" >"$WORK/$name.log" 2>&1 &
+  PIDS+=("$!")
+  NAMES+=("$name")
+  log "started $name (pid $!)"
+}
+wait_http() { # name, url
+  local name="$1" url="$2" i
+  for i in $(seq 1 120); do
+    if node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$url"; then
+      return 0
+    fi
+    for j in "${!PIDS[@]}"; do
+      kill -0 "${PIDS[$j]}" 2>/dev/null || die "${NAMES[$j]} exited early"
+    done
+    sleep 0.5
+  done
+  die "$name not ready at $url after 60s"
+}
+
+# Both Jaeger processes would serve their own metrics on localhost:8888; neither is needed.
+NO_SELF_METRICS=(--set=service.telemetry.metrics.level=none)
+
+start prometheus prometheus --config.file="$WORK/prometheus.yml" \
+  --storage.tsdb.path="$WORK/prometheus-data" --web.listen-address="127.0.0.1:${PROM_PORT}"
+start jaeger "$JAEGER_BIN" --config "$WORK/jaeger-config.yaml" "${NO_SELF_METRICS[@]}"
+wait_http prometheus "http://127.0.0.1:${PROM_PORT}/-/ready"
+wait_http jaeger "http://127.0.0.1:${J_HEALTH}/status"
+# Like compose's depends_on: the collector starts once Jaeger is up (else the first export
+# waits for a retry).
+start collector "${E2E_COLLECTOR_BIN:-$JAEGER_BIN}" --config "$WORK/collector-config.yaml" "${NO_SELF_METRICS[@]}"
+wait_http collector "http://127.0.0.1:${COL_PROM}/metrics"
+log "ready: collector OTLP/HTTP 127.0.0.1:${COL_HTTP}, Jaeger http://127.0.0.1:${J_HTTP}, Prometheus http://127.0.0.1:${PROM_PORT}"
+
+# ---- 5. Traffic and checks ----
+export E2E_JAEGER_URL="http://127.0.0.1:${J_HTTP}"
+export E2E_PROM_URL="http://127.0.0.1:${PROM_PORT}"
+export E2E_START_MS
+E2E_START_MS="$(node -p 'Date.now()')"
+export OTEL_SERVICE_NAME="$SERVICE"
+
+traffic() {
+  log "traffic ($1): $TRAFFIC_CMD"
+  OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:${COL_HTTP}" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf \
+    bash -c "$TRAFFIC_CMD" >"$WORK/traffic-$1.log" 2>&1 ||
+    { cat "$WORK/traffic-$1.log" >&2; die "traffic generator failed: $TRAFFIC_CMD"; }
+}
+
+t_start=$(date +%s)
+traffic 1
+# Prometheus' rate() ignores a counter's first value, so the error rate in Jaeger's Monitor
+# tab only becomes non-zero once the counters grow: wait until the series exist, then run
+# the traffic again.
+node scripts/e2e-check.mjs series
+traffic 2
+node scripts/e2e-check.mjs all
+OK=1
+log "passed in $(($(date +%s) - t_start))s after the servers were ready"
