@@ -65,3 +65,5 @@ export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
 /** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */
 export const ATTR_TRACELOOP_ENTITY_NAME = 'traceloop.entity.name';
 export const ATTR_TRACELOOP_ENTITY_OUTPUT = 'traceloop.entity.output';
+/** Mastra (`@mastra/otel-exporter`, `@mastra/otel-bridge`): `tool_call`, `mcp_tool_call`, ... */
+export const ATTR_MASTRA_SPAN_TYPE = 'mastra.span.type';

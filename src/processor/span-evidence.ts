@@ -10,6 +10,7 @@ import {
   ATTR_GENKIT_OUTPUT,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_MASTRA_SPAN_TYPE,
   ATTR_OPENINFERENCE_OUTPUT_VALUE,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
@@ -69,7 +70,10 @@ export function readToolSpanFailure(
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
   const attributes = span.attributes;
-  const existingType = attributes[ATTR_ERROR_TYPE];
+  // Mastra's exporter and bridge write `error.type = errorInfo.id || 'unknown'`: a Mastra error id
+  // (`TOOL_EXECUTION_FAILED`), not the tool's error, so their spans are classified afresh.
+  const existingType =
+    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined ? attributes[ATTR_ERROR_TYPE] : undefined;
   const existingKind = attributes[ATTR_TOOL_ERROR_KIND];
   const ownStatus = attributes[ATTR_HTTP_RESPONSE_STATUS_CODE];
   const statusError = span.status.code === SpanStatusCode.ERROR;

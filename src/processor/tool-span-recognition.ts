@@ -16,7 +16,8 @@ import type { ReadableSpanLike } from './span-shape';
 /**
  * Which convention a tool span follows; it says where the tool's name and result are.
  * - `gen_ai`: `gen_ai.operation.name=execute_tool` or a span named `execute_tool {name}` (this
- *   package, Google ADK, OpenLLMetry LangChain, AI SDK v7 with @ai-sdk/otel, the Anthropic SDK);
+ *   package, Google ADK, OpenLLMetry LangChain, AI SDK v7 with @ai-sdk/otel, the Anthropic SDK),
+ *   and `@mastra/otel-bridge` spans, named `tool: '{name}'` until the bridge renames them at the end;
  * - `ai_sdk`: the AI SDK's `ai.toolCall` span;
  * - `voltagent`: `tool.execution:{name}`;
  * - `openinference`: `openinference.span.kind=TOOL`;
@@ -37,9 +38,13 @@ const GENKIT_SUBTYPE = ATTR_GENKIT_SUBTYPE;
 const GENKIT_TYPE = ATTR_GENKIT_TYPE;
 const EXECUTE_TOOL_PREFIX = 'execute_tool ';
 const VOLTAGENT_PREFIX = 'tool.execution:';
+// @mastra/otel-bridge names a span while it runs: `tool: '{name}'`, `mcp_tool: '{name}' on '{server}'`.
+const MASTRA_TOOL_PREFIX = "tool: '";
+const MASTRA_MCP_TOOL_PREFIX = "mcp_tool: '";
 const ANTHROPIC_PREFIXES = ['anthropic.custom_tool_use ', 'anthropic.mcp_tool_use '];
 const CHAR_A = 97;
 const CHAR_E = 101;
+const CHAR_M = 109;
 const CHAR_T = 116;
 
 /**
@@ -64,6 +69,10 @@ export function recognizeToolSpan(
       break;
     case CHAR_T:
       if (name.startsWith(VOLTAGENT_PREFIX)) return 'voltagent';
+      if (name.startsWith(MASTRA_TOOL_PREFIX)) return 'gen_ai';
+      break;
+    case CHAR_M:
+      if (name.startsWith(MASTRA_MCP_TOOL_PREFIX)) return 'gen_ai';
       break;
   }
   if (attributes[OPENINFERENCE_SPAN_KIND] === 'TOOL') return 'openinference';

@@ -11,7 +11,10 @@ import { createTestTracing, type TestTracing } from '../helpers/tracing';
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
 
-type Part = { functionCall?: { id?: string; name?: string }; functionResponse?: { id?: string; response?: unknown } };
+type Part = {
+  functionCall?: { id?: string; name?: string };
+  functionResponse?: { id?: string; response?: unknown };
+};
 
 function errorOf(span: ReadableSpan) {
   return {
@@ -82,7 +85,10 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       async *generateContentAsync(): AsyncGenerator<Adk.LlmResponse, void> {
         const first = this.calls++ === 0;
         yield {
-          content: { role: 'model', parts: first ? [{ functionCall: { id: 'fc_1', name, args } }] : [{ text: 'done' }] },
+          content: {
+            role: 'model',
+            parts: first ? [{ functionCall: { id: 'fc_1', name, args } }] : [{ text: 'done' }],
+          },
         };
       }
       connect(): Promise<Adk.BaseLlmConnection> {
@@ -94,21 +100,35 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   /** Runs the agent; returns every event's parts and a runner to continue the session. */
   async function runAgent(name: string, args: Record<string, unknown>) {
-    const agent = new adk.LlmAgent({ name: 'tester', model: scriptedLlm(name, args), instruction: 'test', tools });
+    const agent = new adk.LlmAgent({
+      name: 'tester',
+      model: scriptedLlm(name, args),
+      instruction: 'test',
+      tools,
+    });
     const runner = new adk.InMemoryRunner({ agent, appName: 'app' });
     const session = await runner.sessionService.createSession({ appName: 'app', userId: 'user' });
     const errors: string[] = [];
     const send = async (parts: unknown[]) => {
       const received: Part[] = [];
       const newMessage = { role: 'user', parts } as Adk.Event['content'];
-      for await (const event of runner.runAsync({ userId: 'user', sessionId: session.id, newMessage: newMessage! })) {
+      for await (const event of runner.runAsync({
+        userId: 'user',
+        sessionId: session.id,
+        newMessage: newMessage!,
+      })) {
         received.push(...((event.content?.parts ?? []) as Part[]));
         if (event.errorMessage) errors.push(event.errorMessage);
       }
       return received;
     };
     const parts = await send([{ text: 'go' }]);
-    return { parts, send, errors, response: parts.find((part) => part.functionResponse)?.functionResponse?.response };
+    return {
+      parts,
+      send,
+      errors,
+      response: parts.find((part) => part.functionResponse)?.functionResponse?.response,
+    };
   }
 
   /** ADK's own `execute_tool {name}` span: the only tool span, enriched rather than duplicated. */
@@ -174,7 +194,10 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   it('marks the returned ADK contract { status: "error" } as tool_error', async () => {
     const { response } = await runAgent('locked_file', {});
-    expect(response).to.deep.equal({ status: 'error', error_message: 'the file is locked by another process' });
+    expect(response).to.deep.equal({
+      status: 'error',
+      error_message: 'the file is locked by another process',
+    });
     expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal({
       type: 'tool_error',
       kind: 'tool_error',
@@ -195,10 +218,18 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
     const { parts, send } = await runAgent('delete_file', { path: '/tmp/x' });
     expect(tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
-    const request = parts.find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
+    const request = parts.find(
+      (part) => part.functionCall?.name === 'adk_request_confirmation',
+    )!.functionCall!;
     tracing.reset();
     const answer = await send([
-      { functionResponse: { id: request.id, name: 'adk_request_confirmation', response: { confirmed: false } } },
+      {
+        functionResponse: {
+          id: request.id,
+          name: 'adk_request_confirmation',
+          response: { confirmed: false },
+        },
+      },
     ]);
     expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
       error: 'This tool call is rejected.',

@@ -92,7 +92,11 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
         return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
       }
     }
-    const llm = new ScriptedLLM({ timeBetweenToken: 0, responseMessage: 'done', mockToolCallResponse: { toolCalls: calls } });
+    const llm = new ScriptedLLM({
+      timeBetweenToken: 0,
+      responseMessage: 'done',
+      mockToolCallResponse: { toolCalls: calls },
+    });
     return { llm, seen };
   }
 
@@ -101,12 +105,15 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
     const { llm, seen } = scriptedLlm([{ id: 'call_1', name, input }]);
     const agent = workflow.agent({ llm, tools });
     const parent = tracing.tracer.startSpan('agent');
-    const outcome = await context.with(trace.setSpan(context.active(), parent), () => agent.run('go')).then(
-      (result) => ({ result, error: undefined }),
-      (error: unknown) => ({ result: undefined, error }),
-    );
+    const outcome = await context
+      .with(trace.setSpan(context.active(), parent), () => agent.run('go'))
+      .then(
+        (result) => ({ result, error: undefined }),
+        (error: unknown) => ({ result: undefined, error }),
+      );
     parent.end();
-    const toolMessage = seen[0] as { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
+    const toolMessage = seen[0] as
+      { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
     return { ...outcome, parent, toolResult: toolMessage?.options?.toolResult };
   }
 
@@ -143,7 +150,11 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   ] as const) {
     it(`classifies ${path} as ${kind}`, async () => {
       const { parent } = await runAgent('fetch_path', { path });
-      expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type, kind, status: SpanStatusCode.ERROR });
+      expect(errorOf(toolSpan('fetch_path', parent))).to.include({
+        type,
+        kind,
+        status: SpanStatusCode.ERROR,
+      });
     });
   }
 

@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type * as MastraAgent from '@mastra/core/agent';
+import type * as MastraErrors from '@mastra/core/error';
 import type * as MastraTools from '@mastra/core/tools';
 import type * as MastraWorkflows from '@mastra/core/workflows';
 import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
+import { classifyToolError } from '../../src';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
@@ -89,7 +91,12 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
         for (const message of options.prompt) {
           if (message.role === 'tool') toolResults.push(...message.content.map((part) => part));
         }
-        return { warnings: [], usage, finishReason: 'stop', content: [{ type: 'text', text: 'done' }] } as never;
+        return {
+          warnings: [],
+          usage,
+          finishReason: 'stop',
+          content: [{ type: 'text', text: 'done' }],
+        } as never;
       },
     });
     return { model, toolResults };
@@ -98,7 +105,13 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   /** Runs an agent (under a parent span) whose model calls `fetch_path` with `input`. */
   async function runAgent(input: unknown, toolName = 'fetch_path') {
     const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
-    const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: { fetch_path: fetchPath } });
+    const agent = new Agent({
+      id: 'tester',
+      name: 'tester',
+      instructions: 'test',
+      model,
+      tools: { fetch_path: fetchPath },
+    });
     const parent = tracing.tracer.startSpan('agent');
     const result = await context.with(trace.setSpan(context.active(), parent), () => agent.generate('go'));
     parent.end();
@@ -163,7 +176,10 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
 
   it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {
     const before = server.requestCount();
-    const result = (await fetchPath.execute!({ path: 42 } as never, undefined as never)) as Record<string, unknown>;
+    const result = (await fetchPath.execute!({ path: 42 } as never, undefined as never)) as Record<
+      string,
+      unknown
+    >;
     expect(result).to.include({ error: true });
     expect(result.validationErrors).to.be.an('object');
     expect(server.requestCount()).to.equal(before);
@@ -196,6 +212,28 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     const { toolResult: invalid } = await runAgent({ path: 42 });
     expect(invalid.output?.value).to.deep.include({ error: true });
     expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+  });
+
+  it('classifies the MastraError TOOL_EXECUTION_FAILED the agent wraps tool errors in, from its cause', async () => {
+    const { MastraError } = load('@mastra/core/error') as typeof MastraErrors;
+    const cause = await fetch(`${server.url}/429?retryAfter=5`).then(
+      (res) => new Error('GET failed', { cause: res }),
+    );
+    // As the agent's tool builder builds it around what `execute` threw.
+    const wrapped = new MastraError(
+      {
+        id: 'TOOL_EXECUTION_FAILED',
+        domain: 'TOOL',
+        category: 'USER',
+        details: { errorMessage: String(cause) },
+      },
+      cause,
+    );
+    expect(classifyToolError(wrapped)).to.include({
+      errorType: '429',
+      kind: 'rate_limit',
+      retryAfterMs: 5000,
+    });
   });
 
   it('keeps the Tool shape: own execute, its arity, id and schemas', () => {

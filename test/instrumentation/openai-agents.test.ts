@@ -97,7 +97,9 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [tool] });
     const parent = tracing.tracer.startSpan('agent');
     const outcome = await context
-      .with(trace.setSpan(context.active(), parent), () => new agents.Runner({ tracingDisabled: true }).run(agent, 'go'))
+      .with(trace.setSpan(context.active(), parent), () =>
+        new agents.Runner({ tracingDisabled: true }).run(agent, 'go'),
+      )
       .then(
         (result) => ({ result, error: undefined }),
         (error: unknown) => ({ result: undefined, error }),
@@ -114,6 +116,18 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     const outputs = (outcome.result?.newItems ?? []).filter((item) => item.type === 'tool_call_output_item');
     const toolOutput = outputs.map((item) => (item as { output?: unknown }).output)[0];
     return { ...outcome, span, toolOutput };
+  }
+
+  /** Runs an agent whose model calls `tool(args)` once; returns what the tool gave the model. */
+  async function runAgentOnly(tool: FunctionTool, args: Record<string, unknown>) {
+    const model = new testing.ScriptedModel([
+      [testing.functionCall(tool.name, args, { callId: 'call_1' })],
+      [testing.assistantMessage('done')],
+    ]);
+    const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [tool] });
+    const result = await new agents.Runner({ tracingDisabled: true }).run(agent, 'go');
+    const output = result.newItems.find((item) => item.type === 'tool_call_output_item');
+    return (output as { output?: unknown } | undefined)?.output;
   }
 
   it('records the real HTTP 500 although the model only gets the default error text', async () => {
@@ -180,7 +194,9 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     ]);
     const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [fetchPath] });
     const result = await new agents.Runner({ tracingDisabled: true }).run(agent, 'go');
-    const output = result.newItems.find((item) => item.type === 'tool_call_output_item') as { output?: unknown };
+    const output = result.newItems.find((item) => item.type === 'tool_call_output_item') as {
+      output?: unknown;
+    };
     expect(output.output).to.match(/error occurred while parsing tool arguments/);
     expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
@@ -192,7 +208,9 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   });
 
   it('an unknown tool fails the whole run before any tool runs: no tool span', async () => {
-    const model = new testing.ScriptedModel([[testing.functionCall('no_such_tool', {}, { callId: 'call_x' })]]);
+    const model = new testing.ScriptedModel([
+      [testing.functionCall('no_such_tool', {}, { callId: 'call_x' })],
+    ]);
     const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [fetchPath] });
     const error = await new agents.Runner({ tracingDisabled: true }).run(agent, 'go').then(
       () => undefined,
@@ -217,14 +235,41 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     expect(span.status.code).to.equal(SpanStatusCode.UNSET);
   });
 
-  it('unpatches on disable and patches again on enable', async () => {
+  it('unpatches on disable; after enable, tools made meanwhile are judged by the SDK texts', async () => {
     instrumentation.disable();
-    const plain = agents.tool({ name: 'plain', description: 'd', parameters: z.object({}), execute: () => 'x' });
-    const model = new testing.ScriptedModel([[testing.functionCall('plain', {}, { callId: 'c' })], [testing.assistantMessage('done')]]);
-    await new agents.Runner({ tracingDisabled: true }).run(new agents.Agent({ name: 'a', model, tools: [plain] }), 'go');
+    const early = agents.tool({
+      name: 'early',
+      description: 'made while the instrumentation was off',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        const res = await fetch(server.url + path);
+        if (!res.ok) throw new Error(`GET ${path} failed`);
+        return res.text();
+      },
+    });
+    const slowEarly = agents.tool({
+      name: 'slow_early',
+      description: 'made while the instrumentation was off',
+      parameters: z.object({}),
+      timeoutMs: 30,
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 300)),
+    });
+    const untraced = await runAgentOnly(early, { path: '/500' });
+    expect(untraced).to.equal(DEFAULT_ERROR_TEXT);
     expect(tracing.spans()).to.have.length(0);
+
     instrumentation.enable();
-    const { span } = await runToolCall(fetchPath, { path: '/500' });
-    expect(errorOf(span)).to.include({ type: '500' });
+    const { span, toolOutput } = await runToolCall(early, { path: '/500' });
+    expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
+    expect(errorOf(span)).to.deep.equal({
+      type: 'tool_error',
+      kind: 'tool_error',
+      executed: true,
+      status: SpanStatusCode.ERROR,
+    });
+    tracing.reset();
+    const slow = await runToolCall(slowEarly, {});
+    expect(slow.toolOutput).to.equal("Tool 'slow_early' timed out after 30ms.");
+    expect(errorOf(slow.span)).to.include({ type: 'timeout', kind: 'timeout' });
   });
 });

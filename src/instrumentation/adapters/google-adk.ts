@@ -32,7 +32,9 @@ interface AdkToolContext {
 }
 
 // A user declined the confirmation that the tool requires (`requireConfirmation`).
-const DECLINED = classifyToolError(new ToolExecutionError('This tool call is rejected.', { kind: 'not_permitted' }));
+const DECLINED = classifyToolError(
+  new ToolExecutionError('This tool call is rejected.', { kind: 'not_permitted' }),
+);
 
 /** Tools whose `execute` already notes its failures. */
 const notingTools = new WeakSet<object>();
@@ -42,7 +44,8 @@ export const googleAdkAdapter: FrameworkAdapter = {
   setup(ctx) {
     const patch = (exports: AdkModule) => {
       const proto = exports?.FunctionTool?.prototype;
-      if (typeof proto?.runAsync === 'function') ctx.wrap(proto, 'runAsync', (original) => wrapRunAsync(ctx, original));
+      if (typeof proto?.runAsync === 'function')
+        ctx.wrap(proto, 'runAsync', (original) => wrapRunAsync(ctx, original));
       if (typeof proto?.validateArgs === 'function') ctx.wrap(proto, 'validateArgs', noteFailures);
       return exports;
     };
@@ -125,5 +128,7 @@ function noteFailures(fn: AnyFunction): AnyFunction {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }

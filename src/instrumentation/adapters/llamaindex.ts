@@ -41,14 +41,17 @@ export const llamaindexAdapter: FrameworkAdapter = {
   setup(ctx) {
     const patch = (exports: WorkflowModule) => {
       const proto = exports?.AgentWorkflow?.prototype;
-      if (typeof proto?.callTool === 'function') ctx.wrap(proto, 'callTool', (original) => wrapCallTool(ctx, original));
+      if (typeof proto?.callTool === 'function')
+        ctx.wrap(proto, 'callTool', (original) => wrapCallTool(ctx, original));
       return exports;
     };
     const unpatch = (exports: WorkflowModule) => {
       if (exports?.AgentWorkflow) ctx.unwrap(exports.AgentWorkflow.prototype, 'callTool');
     };
     // The CJS and ESM builds are separate classes; the package root exports each.
-    return { modules: [new InstrumentationNodeModuleDefinition('@llamaindex/workflow', SUPPORTED, patch, unpatch)] };
+    return {
+      modules: [new InstrumentationNodeModuleDefinition('@llamaindex/workflow', SUPPORTED, patch, unpatch)],
+    };
   },
 };
 
@@ -79,7 +82,9 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
 function findTool(workflow: AgentWorkflowLike, toolCall: AgentToolCall): LlamaTool | undefined {
   try {
     const tools = workflow.agents?.get(toolCall.agentName)?.tools;
-    return Array.isArray(tools) ? tools.find((tool) => tool?.metadata?.name === toolCall.toolName) : undefined;
+    return Array.isArray(tools)
+      ? tools.find((tool) => tool?.metadata?.name === toolCall.toolName)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -112,5 +117,7 @@ function noteFailures(fn: AnyFunction): AnyFunction {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }

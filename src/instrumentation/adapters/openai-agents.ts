@@ -1,5 +1,8 @@
 import { context, createContextKey } from '@opentelemetry/api';
-import { InstrumentationNodeModuleDefinition, InstrumentationNodeModuleFile } from '@opentelemetry/instrumentation';
+import {
+  InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleFile,
+} from '@opentelemetry/instrumentation';
 import { classifyToolError, classifyToolResult } from '../../classify';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
 import { recordToolError, traceToolCall } from '../tool-call-wrapper';
@@ -11,7 +14,8 @@ import { recordToolError, traceToolCall } from '../tool-call-wrapper';
  * - `invokeFunctionTool`, which the runner calls for every function tool, gets the span;
  * - `tool()` gets an `execute` that notes the real error, or the reason its abort signal fired
  *   (a `ToolTimeoutError` on timeout), before the SDK swallows it;
- * - a `tool()` tool that returns without running `execute` failed to parse its input.
+ * - a `tool()` tool that returns without running `execute` failed to parse its input;
+ * - tools made before the instrumentation started are judged by the SDK's fixed texts.
  * Both functions live in `dist/tool.{js,mjs}`: the package root only re-exports them (as CJS
  * getters) and the runner calls them through that file's exports, so the file is patched.
  */
@@ -23,6 +27,7 @@ type ToolModule = { tool?: AnyFunction; invokeFunctionTool?: AnyFunction };
 interface FunctionToolLike {
   name?: unknown;
   description?: unknown;
+  timeoutMs?: unknown;
 }
 
 interface InvokeArgs {
@@ -43,7 +48,16 @@ const toolsWithNotedExecute = new WeakSet<object>();
 
 // What the SDK built and handed to `errorFunction` when the input did not parse; classified the
 // same way as when `errorFunction: null` lets that `InvalidToolInputError` through.
-const INVALID_INPUT = classifyToolError({ name: 'InvalidToolInputError', message: 'Invalid JSON input for tool' });
+const INVALID_INPUT = classifyToolError({
+  name: 'InvalidToolInputError',
+  message: 'Invalid JSON input for tool',
+});
+
+// The SDK's default `errorFunction` and timeout texts (0.20 `dist/tool.js`): returned errors, for
+// tools whose `execute` could not note the real error (made before the instrumentation started).
+const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+const RETURNED_ERROR = classifyToolResult({ isError: true })!;
+const TIMED_OUT = classifyToolError({ name: 'ToolTimeoutError' });
 
 export const openaiAgentsAdapter: FrameworkAdapter = {
   name: 'openai-agents',
@@ -53,7 +67,8 @@ export const openaiAgentsAdapter: FrameworkAdapter = {
         `@openai/agents-core/dist/tool.${extension}`,
         SUPPORTED,
         (exports: ToolModule) => {
-          if (typeof exports?.tool === 'function') ctx.wrap(exports, 'tool', (original) => wrapTool(ctx, original!));
+          if (typeof exports?.tool === 'function')
+            ctx.wrap(exports, 'tool', (original) => wrapTool(ctx, original!));
           if (typeof exports?.invokeFunctionTool === 'function') {
             ctx.wrap(exports, 'invokeFunctionTool', (original) => wrapInvokeFunctionTool(ctx, original!));
           }
@@ -107,12 +122,25 @@ function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): Any
         args: input,
       },
       () => context.with(context.active().setValue(ATTEMPT_KEY, attempt), () => original.apply(this, args)),
-      {
-        classifyResult: (result) =>
-          reportsExecution && !attempt.executed ? INVALID_INPUT : classifyToolResult(result),
-      },
+      { classifyResult: (result) => classifyResult(result, tool, reportsExecution, attempt.executed) },
     );
   };
+}
+
+/**
+ * What a call returned. A tool whose `execute` notes its failures and did not run it failed to
+ * parse its input; any other tool only has the SDK's fixed texts to go by.
+ */
+function classifyResult(
+  result: unknown,
+  tool: FunctionToolLike,
+  reportsExecution: boolean,
+  executed: boolean,
+) {
+  if (reportsExecution) return executed ? classifyToolResult(result) : INVALID_INPUT;
+  if (result === DEFAULT_ERROR_TEXT) return RETURNED_ERROR;
+  if (result === `Tool '${String(tool.name)}' timed out after ${String(tool.timeoutMs)}ms.`) return TIMED_OUT;
+  return classifyToolResult(result);
 }
 
 /**
@@ -152,5 +180,7 @@ function noteFailures(execute: AnyFunction): AnyFunction {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
