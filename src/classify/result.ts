@@ -34,9 +34,12 @@ function detect(result: unknown): ToolErrorClassification | undefined {
   }
   const error = read(result, 'error');
   if (error === true) {
-    // Mastra returns input/output validation failures as `{ error: true, validationErrors }`.
-    if (read(result, 'validationErrors') !== undefined)
-      return makeClassification('invalid_input', 'tool_error', 'result');
+    // Mastra returns validation failures as `{ error: true, validationErrors }`: bad input never
+    // ran the tool; bad output means the tool ran and returned something its schema refuses.
+    if (read(result, 'validationErrors') !== undefined) {
+      const outputFailed = /output validation/i.test(readString(result, 'message') ?? '');
+      return makeClassification(outputFailed ? 'tool_error' : 'invalid_input', 'tool_error', 'result');
+    }
     return fromNamedResult(result);
   }
   if (read(result, 'success') === false) return fromErrorValue(error ?? read(result, 'message'));

@@ -51,6 +51,15 @@ describe('classifyToolResult: errors a tool returned', () => {
     expect(classifyToolResult(result)).to.include({ kind: 'invalid_input', executed: false });
   });
 
+  it('a Mastra output validation failure: the tool ran, its result is the fault', () => {
+    const result = {
+      error: true,
+      message: 'Tool output validation failed for weather',
+      validationErrors: {},
+    };
+    expect(classifyToolResult(result)).to.include({ kind: 'tool_error', executed: true });
+  });
+
   it('VoltAgent {error: true, name, message} keeps the thrown class', () => {
     expect(classifyToolResult({ error: true, name: 'ZodError', message: 'bad', toolName: 't' })).to.include({
       errorType: 'ZodError',
