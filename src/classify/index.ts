@@ -1,6 +1,6 @@
 export { classifyToolError } from './classify-error';
 export { classifyToolResult } from './result';
-export { classifyMessage, type MessageEvidence } from './message';
+export { classifyMessage, MAX_SCANNED_MESSAGE_LENGTH, type MessageEvidence } from './message';
 export { kindForHttpStatus, parseRetryAfter } from './http';
 export {
   isStrongerEvidence,

@@ -7,8 +7,12 @@ import { kindForHttpStatus } from './http';
  * a returned `{error: "..."}`, a generic `Error("...")`. Used last, once, at the entrance.
  *
  * Every pattern is a plain alternation or a bounded class run, with no nested quantifiers, so
- * V8 matches each in time linear in the message length (ReDoS-safe).
+ * V8 matches each in time linear in the message length (ReDoS-safe). Only the head of a long
+ * text is read: the failure is stated at its start, and the cost stays bounded whatever a tool
+ * puts in a 10 MB message.
  */
+
+export const MAX_SCANNED_MESSAGE_LENGTH = 64 * 1024;
 
 export interface MessageEvidence {
   kind: ToolErrorKind;
@@ -54,6 +58,7 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
 ];
 
 export function classifyMessage(message: string): MessageEvidence | undefined {
+  if (message.length > MAX_SCANNED_MESSAGE_LENGTH) message = message.slice(0, MAX_SCANNED_MESSAGE_LENGTH);
   const mcp = MCP_CODE.exec(message);
   if (mcp) {
     const code = Number(mcp[1]);
