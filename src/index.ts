@@ -12,4 +12,8 @@ export * from './processor';
 export { ToolInstrumentation } from './instrumentation/tool-instrumentation';
 export type { ToolInstrumentationConfig } from './instrumentation/config';
 export { instrumentTool, type InstrumentToolOptions } from './instrumentation/instrument-tool';
-export { recordToolError, type ToolCallInfo, type ToolCallOutcome } from './instrumentation/tool-call-wrapper';
+export {
+  recordToolError,
+  type ToolCallInfo,
+  type ToolCallOutcome,
+} from './instrumentation/tool-call-wrapper';

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The README's TypeScript examples, each compiled as its own module against the sources. */
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+}
+
+describe('README examples', () => {
+  it('every TypeScript example compiles against the public API', function () {
+    this.timeout(120_000);
+    const examples = readmeExamples();
+    expect(examples.length).to.be.greaterThan(5);
+    const files = new Map(examples.map((code, i) => [join(ROOT, `readme-example-${i}.ts`), code]));
+    const options: ts.CompilerOptions = {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      esModuleInterop: true,
+      resolveJsonModule: true,
+      // The examples import the package by its name, as a user would.
+      paths: { 'otel-tool-errors': [join(ROOT, 'src', 'index.ts')] },
+    };
+    const host = ts.createCompilerHost(options);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    host.readFile = (name) => files.get(name) ?? readFile(name);
+    host.fileExists = (name) => files.has(name) || fileExists(name);
+    const program = ts.createProgram([...files.keys()], options, host);
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && files.has(d.file.fileName))
+      .map(
+        (d) =>
+          `${d.file!.fileName.slice(ROOT.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
+    expect(problems).to.deep.equal([]);
+  });
+});
