@@ -1,0 +1,199 @@
+import { Bench } from 'tinybench';
+
+/**
+ * Side-by-side comparison on a noisy machine: every variant of a case runs in the same process, in
+ * rounds, in a rotated order, and each round yields one ratio against the baseline measured in that
+ * same round. The table reports the median ratio over rounds and its range, so drift between rounds
+ * (other processes, GC, CPU frequency) cancels instead of landing on one variant.
+ */
+
+export interface Variant {
+  name: string;
+  /** One sample: runs `opsPerCall` operations, so the timer's own cost is amortised. */
+  fn: () => unknown;
+  /** Largest ratio against the baseline that meets the target, if the variant has one. */
+  target?: number;
+}
+
+export interface Comparison {
+  case: string;
+  /** Name of the variant the others are divided by. */
+  baseline: string;
+  variants: Variant[];
+  /** Operations each `fn` call performs (all variants alike). */
+  opsPerCall: number;
+}
+
+export interface Row {
+  case: string;
+  variant: string;
+  /** Time per operation, or another measured value (heap, count), already formatted. */
+  value: string;
+  /** Spread of `value`: tinybench's ±rme (95%) and p99 per operation, or a note. */
+  spread: string;
+  /** Median ratio over rounds with its [min–max], or '' for the baseline and non-ratio rows. */
+  ratio: string;
+  /** Added time per operation over the baseline (median over rounds). */
+  added: string;
+  target: string;
+  verdict: '' | 'met' | 'MISSED';
+  /** The median time per operation behind `value`, for callers that derive more from it. */
+  nsPerOp?: number;
+  /** The median ratio behind `ratio`. */
+  ratioValue?: number;
+}
+
+export interface BenchSettings {
+  rounds: number;
+  /** Time budget per variant per round (ms). */
+  timeMs: number;
+  warmupMs: number;
+  /**
+   * `wall`: performance.now(). `cpu`: this process's CPU time (user + system, all its threads), so
+   * time spent descheduled while other processes run is not counted; for a loaded machine.
+   */
+  clock: 'wall' | 'cpu';
+}
+
+/** `BENCH_QUICK=1` for a fast, rough pass while developing; the documented numbers use the default. */
+export const settings: BenchSettings = {
+  ...(process.env.BENCH_QUICK
+    ? { rounds: 3, timeMs: 60, warmupMs: 30 }
+    : { rounds: 7, timeMs: 150, warmupMs: 100 }),
+  clock: process.env.BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall',
+};
+
+/** Milliseconds of CPU time used by this process (microsecond resolution, about 1 µs a call). */
+function cpuNow(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+export interface RoundSample {
+  nsPerOp: number;
+  rme: number;
+  p99NsPerOp: number;
+}
+
+/** Per-variant samples, one per round, in round order (so round i of two variants can be paired). */
+export type Measurements = Map<string, RoundSample[]>;
+
+/** Runs every variant in `rounds` rounds, rotating the order each round. */
+export async function measure(
+  name: string,
+  variants: Variant[],
+  opsPerCall: number,
+  opts: Partial<BenchSettings> = {},
+): Promise<Measurements> {
+  const { rounds, timeMs, warmupMs, clock } = { ...settings, ...opts };
+  const samples: Measurements = new Map(variants.map((v) => [v.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({
+      time: timeMs,
+      warmup: true,
+      warmupTime: round === 0 ? warmupMs * 3 : warmupMs,
+      throws: true,
+      iterations: 16,
+      ...(clock === 'cpu' ? { now: cpuNow } : {}),
+    });
+    // Rotate the order so no variant always runs first (cold) or last (after the others' garbage).
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[(i + round) % variants.length]!;
+      bench.add(variant.name, variant.fn);
+    }
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result.state !== 'completed') throw new Error(`${name}/${task.name}: ${result.state}`);
+      const { latency } = result;
+      samples.get(task.name)!.push({
+        nsPerOp: (latency.mean * 1e6) / opsPerCall,
+        rme: latency.rme,
+        p99NsPerOp: (latency.p99 * 1e6) / opsPerCall,
+      });
+    }
+  }
+  return samples;
+}
+
+/**
+ * One row per variant (in `variants` order): its median time, and its ratio to `baseline` paired
+ * round by round. `variants` may be a subset of what was measured.
+ */
+export function rowsAgainst(
+  caseName: string,
+  samples: Measurements,
+  baseline: string,
+  variants: Array<Pick<Variant, 'name' | 'target'>>,
+): Row[] {
+  const base = samples.get(baseline);
+  if (!base) throw new Error(`${caseName}: baseline ${baseline} was not measured`);
+  return variants.map((variant) => {
+    const own = samples.get(variant.name);
+    if (!own) throw new Error(`${caseName}: ${variant.name} was not measured`);
+    const ratios = own.map((s, i) => s.nsPerOp / base[i]!.nsPerOp);
+    const added = own.map((s, i) => s.nsPerOp - base[i]!.nsPerOp);
+    const isBase = variant.name === baseline;
+    const ratio = median(ratios);
+    const nsPerOp = median(own.map((s) => s.nsPerOp));
+    return {
+      case: caseName,
+      variant: isBase ? `${variant.name} (baseline)` : variant.name,
+      value: formatNs(nsPerOp),
+      spread: `±${median(own.map((s) => s.rme)).toFixed(1)}% p99 ${formatNs(median(own.map((s) => s.p99NsPerOp)))}`,
+      ratio: isBase
+        ? '1'
+        : `${ratio.toFixed(2)}× [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}]`,
+      added: isBase ? '' : formatNs(median(added), true),
+      target: variant.target === undefined ? '' : `≤ ${variant.target.toFixed(2)}×`,
+      verdict: variant.target === undefined ? '' : ratio <= variant.target ? 'met' : 'MISSED',
+      nsPerOp,
+      ratioValue: ratio,
+    };
+  });
+}
+
+/** `measure` then `rowsAgainst` for all variants. */
+export async function compare(comparison: Comparison, opts: Partial<BenchSettings> = {}): Promise<Row[]> {
+  const samples = await measure(comparison.case, comparison.variants, comparison.opsPerCall, opts);
+  return rowsAgainst(comparison.case, samples, comparison.baseline, comparison.variants);
+}
+
+/** A row for a value that is not a time comparison (heap bytes, counts, a peer's ratio from a child). */
+export function valueRow(fields: Partial<Row> & Pick<Row, 'case' | 'variant' | 'value'>): Row {
+  return { spread: '', ratio: '', added: '', target: '', verdict: '', ...fields };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function formatNs(ns: number, signed = false): string {
+  const sign = signed && ns > 0 ? '+' : '';
+  const abs = Math.abs(ns);
+  if (abs >= 1e6) return `${sign}${(ns / 1e6).toFixed(2)} ms`;
+  if (abs >= 1e4) return `${sign}${(ns / 1e3).toFixed(1)} µs`;
+  if (abs >= 1e3) return `${sign}${(ns / 1e3).toFixed(2)} µs`;
+  return `${sign}${ns.toFixed(0)} ns`;
+}
+
+export function formatBytes(bytes: number, signed = false): string {
+  const sign = signed && bytes > 0 ? '+' : '';
+  if (Math.abs(bytes) >= 1024 * 1024) return `${sign}${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  return `${sign}${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** Forces a full collection; needs `node --expose-gc`. */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
+  gc();
+  gc();
+}
+
+export function heapUsedAfterGc(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}

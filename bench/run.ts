@@ -1,0 +1,86 @@
+import { execSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { settings, type Row } from './harness';
+import { buildBundle } from './subject';
+
+/**
+ * `npm run bench [-- case…]`: runs every case (or those named) and prints one Markdown table.
+ * Each case file exports `run(): Promise<Row[]>`.
+ */
+
+const CASES: Record<string, () => Promise<{ run(): Promise<Row[]> }>> = {
+  'processor-non-tool': () => import('./processor-non-tool'),
+  'processor-failed-tool': () => import('./processor-failed-tool'),
+  wrapper: () => import('./wrapper'),
+  peers: () => import('./peers'),
+  classifier: () => import('./classifier'),
+  scale: () => import('./scale'),
+};
+
+function machine(): string {
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  let nproc = String(cpus().length);
+  try {
+    nproc = execSync('nproc').toString().trim();
+  } catch {
+    // os.cpus() is the fallback
+  }
+  return `node ${process.version}, ${nproc} cores (nproc), ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${load}`;
+}
+
+function table(rows: Row[]): string {
+  const header = [
+    'Case',
+    'Variant',
+    'Time/op or value',
+    'Spread',
+    'Ratio (median [min–max])',
+    'Added/op',
+    'Target',
+    'Result',
+  ];
+  const lines = [header, header.map(() => '---')];
+  for (const r of rows) {
+    lines.push([r.case, r.variant, r.value, r.spread, r.ratio, r.added, r.target, r.verdict]);
+  }
+  return lines.map((cells) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`).join('\n');
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in CASES));
+  if (unknown.length > 0) {
+    throw new Error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
+  }
+  const names = wanted.length > 0 ? wanted : Object.keys(CASES);
+  const started = Date.now();
+  console.log(`Before: ${machine()}`);
+  console.log(
+    `Rounds ${settings.rounds} × ${settings.timeMs} ms per variant, ${settings.clock} clock${process.env.BENCH_QUICK ? ' (BENCH_QUICK)' : ''}\n`,
+  );
+  await buildBundle();
+  const rows: Row[] = [];
+  for (const name of names) {
+    const caseStart = Date.now();
+    const module = await CASES[name]!();
+    const caseRows = await module.run();
+    rows.push(...caseRows);
+    console.error(`${name}: ${((Date.now() - caseStart) / 1000).toFixed(1)} s`);
+  }
+  console.log(table(rows));
+  console.log(`\nAfter: ${machine()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const missed = rows.filter((r) => r.verdict === 'MISSED');
+  if (missed.length > 0)
+    console.log(`Missed targets: ${missed.map((r) => `${r.case} / ${r.variant}`).join('; ')}`);
+}
+
+main().then(
+  // Open handles (instrumentations, servers in children) must not keep the run alive.
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+import type { Context } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { ensureContextManager } from '../test/helpers/tracing';
+
+/**
+ * The exporting end of every benchmark chain: counts each ended span and drops it, synchronously.
+ *
+ * Not SimpleSpanProcessor with a no-op exporter: in 2.x it starts an async export per span and
+ * keeps the promise until a microtask runs, so a synchronous loop of span ends retains every span
+ * of the sample and the measurement becomes mostly GC. Being the cheapest possible end of the
+ * chain, it also makes every ratio the strictest: nothing else dilutes what this package adds.
+ */
+export class DropSpanProcessor implements SpanProcessor {
+  ended = 0;
+
+  onStart(_span: Span, _parentContext: Context): void {}
+
+  onEnd(_span: ReadableSpan): void {
+    this.ended++;
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A provider whose chain is `extra…` then a DropSpanProcessor. */
+export function dropProvider(extra: SpanProcessor[] = []): {
+  provider: BasicTracerProvider;
+  dropped: DropSpanProcessor;
+} {
+  ensureContextManager();
+  const dropped = new DropSpanProcessor();
+  const provider = new BasicTracerProvider({ spanProcessors: [...extra, dropped] });
+  return { provider, dropped };
+}
+
+/** Keeps results alive so the optimiser cannot drop the work that produced them. */
+export const sink: { value: unknown; count: number } = { value: undefined, count: 0 };
+export function consume(value: unknown): void {
+  sink.value = value;
+  sink.count++;
+}
