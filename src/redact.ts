@@ -1,17 +1,20 @@
 /**
  * Keeps secrets out of telemetry. `scrubMessage` makes a short status description from an error
- * message; `redactForCapture` prepares opted-in tool arguments and results.
+ * message; `redactText` cleans multi-line text (an exception's message and stack);
+ * `redactForCapture` prepares opted-in tool arguments and results; `argumentTexts` lists the
+ * argument values that error text must not repeat while argument capture is off.
  * All patterns are linear-time (no nested quantifiers).
  */
 
 const REDACTED = '[REDACTED]';
 export const MAX_STATUS_MESSAGE_LENGTH = 256;
 export const DEFAULT_MAX_CAPTURE_LENGTH = 1024;
+export const MAX_EXCEPTION_TEXT_LENGTH = 4096;
 
 const SECRET_PATTERNS: readonly RegExp[] = [
   // URL userinfo (https://user:pass@host) and query strings / fragments.
   /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/@?#]{1,256}@/gi,
-  /(\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2048})[?#][^\s"'<>]*/gi,
+  /(\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2048})[?#][^\s"<>]*/gi,
   // Authorization headers and bearer/basic credentials.
   /\b(authorization|proxy-authorization)(\\{0,8}["']?\s{0,3}[:=]\s{0,3}\\{0,8}["']?)(?:[^\s"',}\\]|\\[^\s"'\\]|\\\\)+(?:\s(?:[^\s"',}\\]|\\[^\s"'\\]|\\\\)+)?/gi,
   /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
@@ -30,15 +33,17 @@ const SECRET_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
- * Every pattern above needs one of these substrings (matched here without case, so it is a
- * superset): text without any of them cannot hold a secret, and skips the 11 scans. Most error
- * messages are such text, and this runs on every failed span. Add to it when adding a pattern.
+ * Every pattern above needs one of these substrings, with the same case sensitivity: text without
+ * any of them cannot hold a secret, and skips the 11 scans. Most error messages and stacks are such
+ * text, and this runs on every failed span. Add to them when adding a pattern. Two regexes, because
+ * one case-insensitive alternation of all of them scans about 30% slower.
  */
-const MAY_HOLD_SECRET =
-  /:\/\/|authorization|bearer|basic|sk-|gh[opusr]_|github_pat_|xox|aiza|_live_|_test_|akia|asia|eyj|passw|pwd|secret|token|key|cookie/i;
+const MAY_HOLD_SECRET_EXACT_CASE =
+  /:\/\/|sk-|gh[opusr]_|github_pat_|xox[abposr]-|AIza|_live_|_test_|AKIA|ASIA|eyJ/;
+const MAY_HOLD_SECRET_ANY_CASE = /authorization|bearer|basic|passw|pwd|secret|token|key|cookie/i;
 
 function replaceSecrets(text: string): string {
-  if (!MAY_HOLD_SECRET.test(text)) return text;
+  if (!MAY_HOLD_SECRET_EXACT_CASE.test(text) && !MAY_HOLD_SECRET_ANY_CASE.test(text)) return text;
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
     out = out.replace(pattern, (_match, prefix?: string, separator?: string) => {
@@ -62,6 +67,50 @@ export function scrubMessage(message: string, maxLength: number = MAX_STATUS_MES
   // Cut first: the patterns then only ever see a bounded string, whatever the error carried.
   const head = message.length > maxLength * 4 ? message.slice(0, maxLength * 4) : message;
   return truncate(toOneLine(replaceSecrets(head)), maxLength);
+}
+
+/**
+ * Multi-line text, such as an exception's message or stack, with no credentials, query strings or
+ * userinfo, and none of the `hidden` values (see `argumentTexts`), truncated to `maxLength`.
+ */
+export function redactText(
+  text: string,
+  maxLength: number = MAX_EXCEPTION_TEXT_LENGTH,
+  hidden: readonly string[] = [],
+): string {
+  const head = text.length > maxLength * 4 ? text.slice(0, cutBefore(text, maxLength * 4, hidden)) : text;
+  return truncate(replaceSecrets(hideValues(head, hidden)), maxLength);
+}
+
+const MAX_CUT_PASSES = 64;
+
+/**
+ * Where to cut `text` near `at` so that no hidden value straddles the cut: a value cut in two would
+ * escape `hideValues` as a fragment. Moving the cut back can make another value straddle it, hence
+ * the passes; text that keeps moving it (self-overlapping values) is dropped whole.
+ */
+function cutBefore(text: string, at: number, hidden: readonly string[]): number {
+  let cut = at;
+  for (let pass = 0; pass < MAX_CUT_PASSES; pass++) {
+    let moved = false;
+    for (const value of hidden) {
+      const from = Math.max(0, cut - value.length + 1);
+      const found = text.slice(from, cut + value.length - 1).indexOf(value);
+      if (found !== -1 && from + found < cut) {
+        cut = from + found;
+        moved = true;
+      }
+    }
+    if (!moved) return cut;
+  }
+  return 0;
+}
+
+/** `text` with every occurrence of each hidden value replaced, in order (longest first, as `argumentTexts` lists them). */
+function hideValues(text: string, hidden: readonly string[]): string {
+  let out = text;
+  for (const value of hidden) if (out.includes(value)) out = out.split(value).join(REDACTED);
+  return out;
 }
 
 /** Whitespace other than a single space: text without it is already one line (the common case). */
@@ -93,4 +142,55 @@ export function redactForCapture(value: unknown, maxLength: number = DEFAULT_MAX
   if (json === undefined) return '[unserializable]';
   const head = json.length > maxLength * 4 ? json.slice(0, maxLength * 4) : json;
   return truncate(replaceSecrets(head), maxLength);
+}
+
+/** Bounds for `argumentTexts`: enough for real tool inputs, cheap for hostile ones. */
+const MAX_ARGUMENT_TEXTS = 32;
+const MIN_ARGUMENT_TEXT_LENGTH = 4;
+const MAX_ARGUMENT_DEPTH = 8;
+const MAX_ARGUMENT_NODES = 1000;
+const MAX_JSON_ARGUMENTS_LENGTH = 64 * 1024;
+
+/**
+ * The string values in a tool's arguments (at most 32, each at least 4 characters, longest first),
+ * so that error text built from them (`lookup failed for ${args.query}`) can hide them while
+ * argument capture is off. Reads own data properties only, never getters; never throws.
+ */
+export function argumentTexts(args: unknown): string[] {
+  const found = new Set<string>();
+  const seen = new Set<object>();
+  let nodes = 0;
+  const visit = (value: unknown, depth: number): void => {
+    if (found.size >= MAX_ARGUMENT_TEXTS || nodes++ >= MAX_ARGUMENT_NODES) return;
+    if (typeof value === 'string') {
+      if (value.length >= MIN_ARGUMENT_TEXT_LENGTH) found.add(value);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || depth >= MAX_ARGUMENT_DEPTH || seen.has(value)) return;
+    seen.add(value);
+    try {
+      // Indices are walked, not listed: Object.keys of a huge array would allocate every key.
+      const keys = Array.isArray(value) ? undefined : Object.keys(value);
+      const count = keys ? keys.length : (value as unknown[]).length;
+      for (let i = 0; i < count && nodes < MAX_ARGUMENT_NODES; i++) {
+        const descriptor = Object.getOwnPropertyDescriptor(value, keys ? keys[i]! : i);
+        if (descriptor && 'value' in descriptor) visit(descriptor.value, depth + 1);
+      }
+    } catch {
+      // A Proxy whose traps throw, or a revoked one: what was found so far still counts.
+    }
+  };
+  visit(args, 0);
+  // Arguments given as JSON text (OpenAI Agents hands tools the model's JSON) count by their values.
+  if (typeof args === 'string') visit(parsedJson(args), 0);
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function parsedJson(text: string): unknown {
+  if (text.length > MAX_JSON_ARGUMENTS_LENGTH || !/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@ import { traceToolCall, type ToolCallInfo, type ToolCallOptions } from './tool-c
 export interface InstrumentToolOptions
   extends
     Pick<ToolInstrumentationConfig, 'captureArguments' | 'captureResults' | 'attributesHook'>,
-    ToolCallOptions {
+    Pick<ToolCallOptions, 'classifyResult'> {
   /** Defaults to the global tracer provider (including one registered after this call). */
   tracerProvider?: TracerProvider;
 }
@@ -52,7 +52,8 @@ export function instrumentTool<F extends ToolFunction>(
       tracer,
       config,
       { name, callId, description, type, args: args[0] },
-      () => fn.apply(self, args),
+      // Reflect.apply: a tool may have an own `apply` property, which `fn.apply` would call.
+      () => Reflect.apply(fn, self, args),
       callOptions,
     );
 

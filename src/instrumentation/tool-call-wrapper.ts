@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import {
   context,
   createContextKey,
@@ -6,6 +7,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Exception,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -15,7 +17,7 @@ import {
   isStrongerEvidence,
   type ToolErrorClassification,
 } from '../classify';
-import { redactForCapture } from '../redact';
+import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactForCapture, redactText } from '../redact';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
@@ -36,13 +38,21 @@ export interface ToolCallInfo {
   callId?: string;
   description?: string;
   type?: 'function' | 'extension' | 'datastore';
-  /** Recorded only when `captureArguments` is on (redacted, truncated). */
+  /**
+   * Recorded only when `captureArguments` is on (redacted, truncated). While it is off, its string
+   * values are hidden from the error text the span carries (status message, exception event).
+   */
   args?: unknown;
 }
 
 export interface ToolCallOptions {
   /** Per-framework detection of a *returned* error; defaults to `classifyToolResult`. */
   classifyResult?: (result: unknown) => ToolErrorClassification | undefined;
+  /**
+   * `run` returns a thenable that does no work when `then` is called (one the adapter settles by
+   * hand): watch it like a promise. Other thenables that are not native promises are left alone.
+   */
+  eagerThenable?: boolean;
 }
 
 /** What the attributes hook learns about a finished call. */
@@ -68,6 +78,7 @@ const spanClassifications = new WeakMap<Span, ToolErrorClassification>();
  * tool span), classifies throws and returned errors, never changes behaviour: the same value is
  * returned or thrown, synchronously if `run` is synchronous. Promises are returned as they are;
  * async iterators, iterables and Node streams keep their identity and end the span when they end.
+ * Any other thenable ends the span when `run` returns (see ToolCall.settle).
  * A web `ReadableStream` is the one exception: it comes back as a new stream that reads the
  * original on demand (same chunks, same error, same cancel), since `pipeTo`/`tee` bypass patching.
  */
@@ -172,6 +183,8 @@ class ToolCall {
   readonly context: Context;
   private finished = false;
   private exceptionRecorded = false;
+  /** The argument values error text must not repeat; listed on the first failure. */
+  private hiddenTexts: readonly string[] | undefined;
 
   constructor(
     private readonly span: Span,
@@ -187,11 +200,18 @@ class ToolCall {
   /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
   settle<T>(result: T): T {
     try {
-      if (isThenable(result)) {
+      if (types.isPromise(result) || (this.options.eagerThenable && isThenable(result))) {
         result.then(
           (value) => this.settleResolved(value),
           (err: unknown) => this.fail(err),
         );
+        return result;
+      }
+      // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
+      // each time `then` is called, so watching it would run the tool's work twice. Its span ends
+      // here, as the call returns.
+      if (isThenable(result)) {
+        this.succeed(undefined);
         return result;
       }
       if (isWebReadableStream(result)) return this.watchWebStream(result) as T;
@@ -243,15 +263,29 @@ class ToolCall {
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
   private failWith(err: unknown, thrown: boolean): ToolErrorClassification | undefined {
     try {
-      this.mark(classifyToolError(err), messageOf(err));
+      const hidden = this.argumentTexts();
+      const message = messageOf(err);
+      this.mark(
+        classifyToolError(err),
+        message !== undefined && hidden.length > 0
+          ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
+          : message,
+      );
       if (this.role === 'owner' && !this.exceptionRecorded) {
         this.exceptionRecorded = true;
-        this.span.recordException(asException(err));
+        this.span.recordException(redactedException(err, hidden));
       }
     } catch (e) {
       logger.error(thrown ? 'could not record the tool error' : 'could not record the noted tool error', e);
     }
     return spanClassifications.get(this.span);
+  }
+
+  /** Argument values to hide from error text: none when arguments are captured anyway. */
+  private argumentTexts(): readonly string[] {
+    this.hiddenTexts ??=
+      this.config.captureArguments || this.info.args === undefined ? [] : argumentTexts(this.info.args);
+    return this.hiddenTexts;
   }
 
   /** Writes the classification unless the span already holds one from stronger or equal evidence. */
@@ -358,12 +392,13 @@ function instrumentIterator(iterator: AsyncIterator<unknown>, call: ToolCall): b
       value: function (this: unknown, ...args: unknown[]) {
         let step: unknown;
         try {
-          step = call.runStep(() => original.apply(this, args));
+          step = call.runStep(() => Reflect.apply(original, this, args));
         } catch (err) {
           call.fail(err);
           throw err;
         }
-        if (isThenable(step)) {
+        // Only a native promise: calling `then` on another thenable may run it again (see settle).
+        if (types.isPromise(step)) {
           step.then(
             (res) => {
               if (method !== 'next' || (res as IteratorResult<unknown> | undefined)?.done) call.streamEnded();
@@ -387,7 +422,7 @@ function instrumentIterable(iterable: AsyncIterable<unknown>, call: ToolCall): b
     enumerable: false,
     writable: true,
     value: function (this: unknown) {
-      const iterator = original.call(this) as AsyncIterator<unknown>;
+      const iterator = Reflect.apply(original, this, []) as AsyncIterator<unknown>;
       try {
         if (!instrumentIterator(iterator, call)) call.streamEnded();
       } catch (err) {
@@ -411,10 +446,30 @@ interface NodeReadableLike {
 function watchNodeReadable(stream: NodeReadableLike, call: ToolCall): void {
   stream.once('end', () => call.streamEnded());
   stream.once('close', () => {
-    const errored = stream.errored;
-    if (errored !== null && errored !== undefined) call.fail(errored);
-    else call.streamEnded();
+    let errored: unknown;
+    try {
+      errored = stream.errored;
+    } catch (err) {
+      logger.error('could not read the tool stream error', err);
+    }
+    if (errored === null || errored === undefined || isStoppedByConsumer(errored)) call.streamEnded();
+    else call.fail(errored);
   });
+}
+
+/**
+ * Whether a stream was destroyed because its consumer stopped before the end: breaking out of
+ * `for await`, `iterator().return()`, `take(n)`. Node then destroys it with its own AbortError
+ * (`ABORT_ERR`) and no cause. An abort through a signal carries the signal's reason as `cause`, and
+ * an error of the tool's own keeps its own shape: both still mark the span.
+ */
+function isStoppedByConsumer(errored: unknown): boolean {
+  return (
+    isObjectLike(errored) &&
+    readField(errored, 'code') === 'ABORT_ERR' &&
+    readField(errored, 'name') === 'AbortError' &&
+    readField(errored, 'cause') === undefined
+  );
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -473,8 +528,31 @@ function messageOf(err: unknown): string | undefined {
   }
 }
 
-function asException(err: unknown): Parameters<Span['recordException']>[0] {
-  if (typeof err === 'string') return err;
-  if (isObjectLike(err)) return err as Parameters<Span['recordException']>[0];
-  return String(err);
+/**
+ * The copy of `err` the exception event is made from: the SDK writes `message` and `stack`
+ * verbatim, so both are redacted here. `code` and `name` are kept, so `exception.type`
+ * (`code ?? name`) is what the SDK would write for `err` itself.
+ */
+function redactedException(err: unknown, hidden: readonly string[]): Exception {
+  if (!isObjectLike(err)) return redactText(String(err), MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  const exception: { code?: string | number; name?: string; message?: string; stack?: string } = {};
+  const code = readField(err, 'code');
+  if (typeof code === 'string' || typeof code === 'number') exception.code = code;
+  const name = readField(err, 'name');
+  if (typeof name === 'string') exception.name = name;
+  const message = readField(err, 'message');
+  if (typeof message === 'string') exception.message = redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  const stack = readField(err, 'stack');
+  if (typeof stack === 'string') exception.stack = redactText(stack, MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  // With none of the four, the SDK records nothing and says so through `diag`, as it would for `err`.
+  return exception as Exception;
+}
+
+/** A field of a thrown value, or `undefined` when reading it throws (getters, Proxies). */
+function readField(value: object, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
 }

@@ -155,7 +155,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       executed: true,
       status: SpanStatusCode.ERROR,
     });
-    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.status.message).to.equal('GET [REDACTED] failed');
   });
 
   for (const [path, type, kind] of [

@@ -163,7 +163,7 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
       status: SpanStatusCode.ERROR,
     });
     const [exception] = span.events.filter((e) => e.name === 'exception');
-    expect(exception?.attributes?.['exception.message']).to.equal('GET /503 failed');
+    expect(exception?.attributes?.['exception.message']).to.equal('GET [REDACTED] failed');
   });
 
   it('LangGraph ToolNode: an unknown tool never reaches a tool, so the adapter adds no span', async () => {

@@ -140,7 +140,7 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
       executed: true,
       status: SpanStatusCode.ERROR,
     });
-    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.status.message).to.equal('GET [REDACTED] failed');
   });
 
   for (const [path, type, kind] of [

@@ -141,7 +141,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
       executed: true,
       status: SpanStatusCode.ERROR,
     });
-    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.status.message).to.equal('GET [REDACTED] failed');
     expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
   });
 

@@ -139,7 +139,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       executed: true,
       status: SpanStatusCode.ERROR,
     });
-    expect(span.status.message).to.equal('GET /500 failed');
+    expect(span.status.message).to.equal('GET [REDACTED] failed');
     expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
   });
 

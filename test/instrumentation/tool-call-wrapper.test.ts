@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import { SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
@@ -162,6 +162,27 @@ describe('traceToolCall', () => {
       });
     });
 
+    it('records a redacted copy in the exception event, with the exception.type the SDK gives the error', () => {
+      const thrown = Object.assign(new Error('login refused for Bearer abcdefghijklmnop'), {
+        code: 'E_AUTH',
+      });
+      expect(() =>
+        traceToolCall(tracer, {}, { name: 'login' }, () => {
+          throw thrown;
+        }),
+      ).to.throw(Error);
+      const [event] = tracing.span('execute_tool login').events.filter((e) => e.name === 'exception');
+      expect(event?.attributes).to.include({
+        'exception.type': 'E_AUTH',
+        'exception.message': 'login refused for Bearer [REDACTED]',
+      });
+      const stack = String(event?.attributes?.['exception.stacktrace']);
+      expect(stack).to.match(/^Error: login refused for Bearer \[REDACTED\]\n\s+at /);
+      expect(stack).not.to.include('abcdefghijklmnop');
+      // The thrown error itself is untouched.
+      expect(thrown.message).to.equal('login refused for Bearer abcdefghijklmnop');
+    });
+
     it('records thrown non-Error values without failing', () => {
       expect(() =>
         traceToolCall(tracer, {}, { name: 'odd' }, () => {
@@ -278,7 +299,7 @@ describe('traceToolCall', () => {
       }).catch((e: unknown) => e);
       expect((err as Error).message).to.equal('tool failed');
       const span = tracing.span('execute_tool layered');
-      expect(errorAttributes(span)).to.include({ type: '-32001', kind: 'timeout' });
+      expect(errorAttributes(span)).to.include({ type: 'timeout', kind: 'timeout' });
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
   });
@@ -365,6 +386,39 @@ describe('traceToolCall', () => {
       );
       expect(seen).to.deep.equal([['hooked', 'transient']]);
       expect(tracing.span('execute_tool hooked').attributes['app.tenant']).to.equal('acme');
+    });
+
+    it('hides argument values from the error text while capture is off, and only then', () => {
+      const fail = (name: string, captureArguments: boolean) =>
+        traceToolCall(tracer, { captureArguments }, { name, args: { query: 'acme-customer-42' } }, () => {
+          throw new Error('lookup failed for acme-customer-42');
+        });
+      expect(() => fail('hidden', false)).to.throw('lookup failed for acme-customer-42');
+      const hidden = tracing.span('execute_tool hidden');
+      expect(hidden.status.message).to.equal('lookup failed for [REDACTED]');
+      const [event] = hidden.events;
+      expect(event?.attributes?.['exception.message']).to.equal('lookup failed for [REDACTED]');
+      expect(String(event?.attributes?.['exception.stacktrace'])).not.to.include('acme-customer-42');
+
+      expect(() => fail('captured', true)).to.throw();
+      expect(tracing.span('execute_tool captured').status.message).to.equal(
+        'lookup failed for acme-customer-42',
+      );
+    });
+
+    it('still marks the span when the arguments are a Proxy whose every trap throws', () => {
+      const boom = () => {
+        throw new Error('trap');
+      };
+      const args = new Proxy({}, { ownKeys: boom, getOwnPropertyDescriptor: boom, get: boom, has: boom });
+      expect(() =>
+        traceToolCall(tracer, {}, { name: 'proxied', args }, () => {
+          throw new RangeError('out of range');
+        }),
+      ).to.throw(RangeError);
+      const span = tracing.span('execute_tool proxied');
+      expect(errorAttributes(span)).to.include({ type: 'RangeError', status: SpanStatusCode.ERROR });
+      expect(span.status.message).to.equal('out of range');
     });
 
     it('runs the tool untouched when the tracer itself throws', () => {
@@ -500,6 +554,37 @@ describe('traceToolCall', () => {
       await new Promise((resolve) => bad.on('close', resolve));
       await new Promise((resolve) => setImmediate(resolve));
       expect(errorAttributes(tracing.span('execute_tool node_fail'))).to.include({ type: 'EPIPE' });
+    });
+
+    // The consumer stopping early is covered in test/reliability/transparency.test.ts; an abort
+    // that comes from the tool's own signal is the tool's failure, though it has the same code.
+    it('marks a Node Readable aborted by a signal inside the tool', async () => {
+      const controller = new AbortController();
+      async function* slow() {
+        yield 'first';
+        await new Promise((_, reject) =>
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+        );
+      }
+      const stream = traceToolCall(tracer, {}, { name: 'node_signal' }, () =>
+        addAbortSignal(controller.signal, Readable.from(slow())),
+      );
+      const seen: unknown[] = [];
+      const consumed = (async () => {
+        for await (const chunk of stream) {
+          seen.push(chunk);
+          controller.abort();
+        }
+      })().catch((err: unknown) => err);
+      const caught = (await consumed) as { code?: string; cause?: unknown };
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).to.deep.equal(['first']);
+      expect(caught.code).to.equal('ABORT_ERR');
+      expect(caught.cause).to.be.instanceOf(DOMException);
+      expect(errorAttributes(tracing.span('execute_tool node_signal'))).to.include({
+        kind: 'canceled',
+        status: SpanStatusCode.ERROR,
+      });
     });
   });
 });

@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
 
@@ -37,6 +39,64 @@ describe('ToolInstrumentation', () => {
     expect(registered().length).to.equal(before + 1);
     instrumentation.disable();
     expect(registered().length).to.equal(before);
+  });
+
+  describe('two instances patching one method', () => {
+    type Chained = { __original?: unknown; __wrapped?: boolean };
+    // Loaded after the instances are enabled, so require-in-the-middle patches it.
+    const load = createRequire(__filename);
+    let tracing: TestTracing;
+    before(() => {
+      tracing = createTestTracing();
+    });
+    after(() => tracing.shutdown());
+
+    /** The wrappers stacked on `StructuredTool.prototype.call`, and the function under them. */
+    function chain(): { depth: number; bottom: unknown } {
+      const proto = load('@langchain/core/tools').StructuredTool.prototype as { call: Chained };
+      let fn: Chained = proto.call;
+      let depth = 0;
+      for (; fn.__wrapped === true; depth++) fn = fn.__original as Chained;
+      return { depth, bottom: fn };
+    }
+
+    async function toolSpans(): Promise<number> {
+      tracing.reset();
+      const { tool } = load('@langchain/core/tools');
+      const echo = tool(async (text: string) => text, { name: 'echo', description: 'echo' });
+      expect(await echo.invoke('hi')).to.equal('hi');
+      return tracing.spans().filter((span) => span.name === 'execute_tool echo').length;
+    }
+
+    for (const order of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ] as const) {
+      it(`keeps one wrapper per instance through disable/enable, and restores the original (disable ${order.join(' then ')})`, async () => {
+        const before = chain();
+        const instances = { a: new ToolInstrumentation(), b: new ToolInstrumentation() };
+        instances.a.setTracerProvider(tracing.provider);
+        instances.b.setTracerProvider(tracing.provider);
+        try {
+          expect(chain().depth).to.equal(before.depth + 2);
+          expect(await toolSpans(), 'one span per call with both enabled').to.equal(1);
+          for (const name of ['a', 'b'] as const) {
+            instances[name].disable();
+            expect(await toolSpans(), `one span per call with only the other enabled`).to.equal(1);
+            instances[name].enable();
+            expect(chain().depth, `re-enabling ${name} reuses its wrapper`).to.equal(before.depth + 2);
+            expect(await toolSpans()).to.equal(1);
+          }
+          instances[order[0]].disable();
+          instances[order[1]].disable();
+          expect(chain()).to.deep.equal(before);
+          expect(await toolSpans()).to.equal(0);
+        } finally {
+          instances.a.disable();
+          instances.b.disable();
+        }
+      });
+    }
   });
 
   it('rejects an unknown framework name with the list of known ones', () => {

@@ -147,7 +147,7 @@ describe('the wrapper is transparent (fast-check)', () => {
             );
           }
           const self = { tag: 'receiver' };
-          const result = wrapped.apply(self, args);
+          const result = Reflect.apply(wrapped, self, args);
           const value = kind === 'async' ? await result : result;
           expect(value).to.equal(args.length);
           expect(seen.args).to.have.length(args.length);

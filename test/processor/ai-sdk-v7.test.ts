@@ -93,7 +93,7 @@ describe('ToolErrorSpanProcessor on AI SDK v7 (@ai-sdk/otel) execute_tool spans'
 
   it('reads gen_ai.tool.call.result for a returned MCP error', () => {
     expect(spans.returned.status.code).to.equal(SpanStatusCode.ERROR);
-    expect(spans.returned.attributes).to.include({ 'error.type': '-32001', 'tool.error_kind': 'timeout' });
+    expect(spans.returned.attributes).to.include({ 'error.type': 'timeout', 'tool.error_kind': 'timeout' });
   });
 
   it('leaves the successful tool span alone', () => {

@@ -88,6 +88,7 @@ function executeTool(ctx: AdapterContext, pending: Map<string, PendingOutcome>, 
       // The span settles with the output from onToolExecutionEnd; `execute` itself resolves to nothing.
       return outcome;
     },
+    { eagerThenable: true },
   );
   // Fallback when onToolExecutionEnd brings no output (telemetry that hides outputs).
   run?.then(

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactText } from '../src/redact';
+
+describe('redactText', () => {
+  it('keeps line breaks, and removes the secrets scrubMessage removes', () => {
+    const stack = [
+      'Error: GET https://bob:pw1234@api.example.com/v1?key=abc failed with Bearer abcdefghijklmnop',
+      '    at lookup (/app/tools/search.js:10:5)',
+      '    at async run (/app/agent.js:3:1)',
+    ].join('\n');
+    expect(redactText(stack)).to.equal(
+      [
+        'Error: GET https://[REDACTED]@api.example.com/v1 failed with Bearer [REDACTED]',
+        '    at lookup (/app/tools/search.js:10:5)',
+        '    at async run (/app/agent.js:3:1)',
+      ].join('\n'),
+    );
+  });
+
+  it('truncates to maxLength, 4096 by default', () => {
+    expect(redactText('x'.repeat(10_000))).to.have.length(MAX_EXCEPTION_TEXT_LENGTH);
+    expect(redactText('x'.repeat(10_000), 100)).to.have.length(100);
+    expect(redactText('short', 100)).to.equal('short');
+  });
+
+  it('replaces each hidden value wherever it appears', () => {
+    expect(redactText('no rows for Lyon (Lyon, FR)', 100, ['Lyon, FR', 'Lyon'])).to.equal(
+      'no rows for [REDACTED] ([REDACTED])',
+    );
+  });
+
+  it('leaves no fragment of a hidden value that straddles the first cut', () => {
+    const value = `canary-${'v'.repeat(53)}`;
+    // The first cut (4 × maxLength = 400) falls 30 characters into the last copy of `value`;
+    // replacing the six whole copies shrinks the rest to 70 characters, so a fragment left at the
+    // cut would reach the 100-character output.
+    const text = `${value.repeat(6)}${'-'.repeat(10)}${value}`;
+    const out = redactText(text, 100, [value]);
+    expect(out).to.equal(`${'[REDACTED]'.repeat(6)}${'-'.repeat(10)}`);
+  });
+});
+
+describe('argumentTexts', () => {
+  it('lists string values at any depth, longest first, skipping short strings and keys', () => {
+    const args = { query: 'weather in Paris', nested: { deep: ['Paris', 'abc'] }, secretKeyName: 1 };
+    expect(argumentTexts(args)).to.deep.equal(['weather in Paris', 'Paris']);
+    expect(argumentTexts('plain string')).to.deep.equal(['plain string']);
+    // OpenAI Agents hands a tool the model's arguments as JSON text.
+    expect(argumentTexts('{"path":"/500","n":3}')).to.deep.equal(['{"path":"/500","n":3}', '/500']);
+    expect(argumentTexts('{not json')).to.deep.equal(['{not json']);
+    expect(argumentTexts(undefined)).to.deep.equal([]);
+  });
+
+  it('is bounded: at most 32 values, 8 levels deep, through cycles', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `value-${i}`);
+    expect(argumentTexts(many)).to.have.length(32);
+    let deep: unknown = 'too-deep';
+    for (let i = 0; i < 20; i++) deep = { next: deep };
+    expect(argumentTexts(deep)).to.deep.equal([]);
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    expect(argumentTexts(cyclic)).to.deep.equal(['loop']);
+  });
+
+  it('never runs getters and never throws on hostile Proxies', () => {
+    let getterRuns = 0;
+    const withGetter = {
+      visible: 'data value',
+      get hidden() {
+        getterRuns++;
+        return 'getter value';
+      },
+    };
+    expect(argumentTexts(withGetter)).to.deep.equal(['data value']);
+    expect(getterRuns).to.equal(0);
+    const boom = () => {
+      throw new Error('trap');
+    };
+    const hostile = new Proxy({}, { ownKeys: boom, getOwnPropertyDescriptor: boom, get: boom });
+    expect(argumentTexts({ before: 'kept value', hostile })).to.deep.equal(['kept value']);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(argumentTexts([proxy, 'after revoked'])).to.deep.equal(['after revoked']);
+  });
+});
