@@ -1,9 +1,9 @@
-import { context } from '@opentelemetry/api';
 import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { classifyToolError, classifyToolResult } from '../../classify';
 import { ToolExecutionError } from '../../errors';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+import { noteFailures, noteOwnMethodFailures } from '../note-failures';
+import { traceToolCall } from '../tool-call-wrapper';
 
 /**
  * `@google/adk` `FunctionTool`. ADK runs `runAsync` inside its own active `execute_tool {name}` span
@@ -65,7 +65,7 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function runAsync(this: unknown, ...args: unknown[]) {
     const tool = this as FunctionToolLike | undefined;
     if (!ctx.isEnabled() || typeof tool?.name !== 'string') return original.apply(this, args);
-    noteExecuteFailures(tool);
+    noteOwnMethodFailures(tool, 'execute', notingTools);
     const request = args[0] as { args?: unknown; toolContext?: AdkToolContext } | undefined;
     const toolContext = request?.toolContext;
     const callId = toolContext?.functionCallId;
@@ -99,36 +99,4 @@ function classifyAdkResult(result: unknown, toolContext: AdkToolContext | undefi
     if (typeof callId === 'string' && requested?.[callId] !== undefined) return undefined;
   }
   return classifyToolResult(result);
-}
-
-function noteExecuteFailures(tool: FunctionToolLike): void {
-  if (notingTools.has(tool)) return;
-  notingTools.add(tool);
-  const descriptor = Object.getOwnPropertyDescriptor(tool, 'execute');
-  if (typeof descriptor?.value !== 'function' || !descriptor.writable) return;
-  tool.execute = noteFailures(descriptor.value as AnyFunction);
-}
-
-/** The same function, noting what it throws (or rejects with) on the tool call in progress. */
-function noteFailures(fn: AnyFunction): AnyFunction {
-  const noting = function (this: unknown, ...args: unknown[]) {
-    const note = context.bind(context.active(), recordToolError);
-    try {
-      const result = fn.apply(this, args);
-      if (isThenable(result)) result.then(undefined, note);
-      return result;
-    } catch (err) {
-      note(err);
-      throw err;
-    }
-  };
-  Object.defineProperty(noting, 'name', { value: fn.name, configurable: true });
-  Object.defineProperty(noting, 'length', { value: fn.length, configurable: true });
-  return noting;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -1,7 +1,7 @@
-import { context } from '@opentelemetry/api';
 import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+import { noteOwnMethodFailures } from '../note-failures';
+import { traceToolCall } from '../tool-call-wrapper';
 
 /**
  * `@llamaindex/workflow` agents (`agent()`, `multiAgent()`, `AgentWorkflow`).
@@ -61,7 +61,7 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
     const toolCall = args[0] as AgentToolCall | undefined;
     if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return original.apply(this, args);
     const tool = findTool(this as AgentWorkflowLike, toolCall);
-    if (tool) noteCallFailures(tool);
+    if (tool) noteOwnMethodFailures(tool, 'call', notingTools);
     const description = tool?.metadata?.description;
     return traceToolCall(
       ctx.tracer,
@@ -88,36 +88,4 @@ function findTool(workflow: AgentWorkflowLike, toolCall: AgentToolCall): LlamaTo
   } catch {
     return undefined;
   }
-}
-
-function noteCallFailures(tool: LlamaTool): void {
-  if (notingTools.has(tool)) return;
-  notingTools.add(tool);
-  const descriptor = Object.getOwnPropertyDescriptor(tool, 'call');
-  if (typeof descriptor?.value !== 'function' || !descriptor.writable) return;
-  tool.call = noteFailures(descriptor.value as AnyFunction);
-}
-
-/** The same function, noting what it throws (or rejects with) on the tool call in progress. */
-function noteFailures(fn: AnyFunction): AnyFunction {
-  const noting = function (this: unknown, ...args: unknown[]) {
-    const note = context.bind(context.active(), recordToolError);
-    try {
-      const result = fn.apply(this, args);
-      if (isThenable(result)) result.then(undefined, note);
-      return result;
-    } catch (err) {
-      note(err);
-      throw err;
-    }
-  };
-  Object.defineProperty(noting, 'name', { value: fn.name, configurable: true });
-  Object.defineProperty(noting, 'length', { value: fn.length, configurable: true });
-  return noting;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }

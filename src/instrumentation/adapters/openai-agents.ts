@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { context, createContextKey } from '@opentelemetry/api';
 import {
   InstrumentationNodeModuleDefinition,
@@ -96,7 +97,7 @@ function wrapTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function tool(this: unknown, ...args: unknown[]) {
     const options = args[0] as { execute?: unknown } | undefined;
     if (!ctx.isEnabled() || typeof options?.execute !== 'function') return original.apply(this, args);
-    const execute = noteFailures(options.execute as AnyFunction);
+    const execute = noteExecuteFailures(options.execute as AnyFunction);
     const created = original.call(this, { ...options, execute }, ...args.slice(1));
     if (typeof created === 'object' && created !== null) toolsWithNotedExecute.add(created);
     return created;
@@ -149,7 +150,7 @@ function classifyResult(
  * which the SDK reports to the model while `execute` may still be running), not the abort error
  * `execute` then throws.
  */
-function noteFailures(execute: AnyFunction): AnyFunction {
+function noteExecuteFailures(execute: AnyFunction): AnyFunction {
   const noted = function (this: unknown, ...args: unknown[]) {
     const attempt = context.active().getValue(ATTEMPT_KEY) as Attempt | undefined;
     if (!attempt) return execute.apply(this, args);
@@ -166,7 +167,8 @@ function noteFailures(execute: AnyFunction): AnyFunction {
     };
     try {
       const result = execute.apply(this, args);
-      if (isThenable(result)) result.then(stop, fail);
+      // Only native promises: calling `then` on another thenable could start its work twice.
+      if (types.isPromise(result)) result.then(stop, fail);
       else stop();
       return result;
     } catch (err) {
@@ -177,10 +179,4 @@ function noteFailures(execute: AnyFunction): AnyFunction {
   Object.defineProperty(noted, 'name', { value: execute.name, configurable: true });
   Object.defineProperty(noted, 'length', { value: execute.length, configurable: true });
   return noted;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }
