@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { expect } from 'chai';
@@ -8,6 +7,7 @@ import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { callApi, errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
 const load = createRequire(__filename);
@@ -16,21 +16,6 @@ const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
-
-async function callApi(url: string, signal?: AbortSignal): Promise<string> {
-  const res = await fetch(url, { signal });
-  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
-  return res.text();
-}
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
 
 describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with MockLanguageModelV3)', () => {
   let tracing: TestTracing;

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { callApi, errorOf } from '../helpers/tool-failures';
 
 // ai@7 is installed under the alias `ai-v7` (ESM-only; Node 20.19+ can require it). The adapter
 // does not depend on the package name: it registers a telemetry integration globally.
@@ -18,21 +18,6 @@ const usage = {
 const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
 
 type AnyRecord = Record<string, any>;
-
-async function callApi(url: string, signal?: AbortSignal): Promise<string> {
-  const res = await fetch(url, { signal });
-  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
-  return res.text();
-}
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
 
 function integrations(): unknown[] {
   return ((globalThis as AnyRecord)[REGISTRY] as unknown[] | undefined) ?? [];

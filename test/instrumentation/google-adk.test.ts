@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type * as Adk from '@google/adk';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
@@ -15,15 +15,6 @@ type Part = {
   functionCall?: { id?: string; name?: string };
   functionResponse?: { id?: string; response?: unknown };
 };
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
 
 describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)', () => {
   let tracing: TestTracing;

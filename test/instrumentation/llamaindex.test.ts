@@ -11,24 +11,15 @@ import type {
   LLMChatParamsStreaming,
   ToolCall,
 } from '@llamaindex/core/llms';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
 
 describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   let tracing: TestTracing;

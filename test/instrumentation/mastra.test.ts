@@ -5,13 +5,13 @@ import type * as MastraErrors from '@mastra/core/error';
 import type * as MastraTools from '@mastra/core/tools';
 import type * as MastraWorkflows from '@mastra/core/workflows';
 import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { classifyToolError } from '../../src';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
 const load = createRequire(__filename);
@@ -22,15 +22,6 @@ interface ModelToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
-}
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
 }
 
 describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () => {

@@ -3,12 +3,12 @@ import { dirname } from 'node:path';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type * as AgentsCore from '@openai/agents-core';
 import type * as AgentsTesting from '@openai/agents-core/testing';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { errorOf } from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
 
@@ -26,15 +26,6 @@ function loadFresh<T>(id: string): T {
 type FunctionTool = Extract<AgentsCore.Tool, { type: 'function' }>;
 
 const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
 
 describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', () => {
   let tracing: TestTracing;

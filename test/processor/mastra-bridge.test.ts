@@ -1,10 +1,10 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolErrorSpanProcessor } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { errorOf } from '../helpers/tool-failures';
 
 /**
  * The spans `@mastra/otel-bridge` makes for Mastra tool calls, rebuilt step by step from its source
@@ -72,15 +72,6 @@ class FaithfulOtelBridge {
     if (mastra.errorInfo) span.recordException(new Error(mastra.errorInfo.message));
     span.end();
   }
-}
-
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
 }
 
 describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {

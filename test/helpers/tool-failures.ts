@@ -1,0 +1,18 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+
+/** A tool's HTTP call: a failed status is thrown as a generic Error whose cause is the Response. */
+export async function callApi(url: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
+  return res.text();
+}
+
+/** The error attributes and status of a tool span, for one `deep.equal`. */
+export function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status.code,
+  };
+}
