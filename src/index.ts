@@ -9,7 +9,7 @@ export * as semconv from './semconv';
 export { scrubMessage, redactForCapture } from './redact';
 export * from './metrics';
 export * from './processor';
-export { ToolInstrumentation } from './instrumentation/tool-instrumentation';
+export { ToolInstrumentation, TOOL_FRAMEWORK_NAMES } from './instrumentation/tool-instrumentation';
 export type { ToolInstrumentationConfig } from './instrumentation/config';
 export { instrumentTool, type InstrumentToolOptions } from './instrumentation/instrument-tool';
 export {

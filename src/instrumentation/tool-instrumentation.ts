@@ -59,6 +59,9 @@ const ADAPTERS: readonly FrameworkAdapter[] = [
   llamaindexAdapter,
 ];
 
+/** The names `disabledFrameworks` accepts. */
+export const TOOL_FRAMEWORK_NAMES: readonly string[] = Object.freeze(ADAPTERS.map((adapter) => adapter.name));
+
 /**
  * Patches tool execution in the agent frameworks: one `execute_tool {gen_ai.tool.name}` span per
  * call where the framework has none, the framework's own tool span enriched where it has one, and
@@ -217,11 +220,10 @@ function defineHidden(target: object, name: PropertyKey, value: unknown): void {
 }
 
 function checkConfig(config: ToolInstrumentationConfig): ToolInstrumentationConfig {
-  const known = ADAPTERS.map((adapter) => adapter.name);
   for (const name of config.disabledFrameworks ?? []) {
-    if (!known.includes(name)) {
+    if (!TOOL_FRAMEWORK_NAMES.includes(name)) {
       throw new TypeError(
-        `ToolInstrumentation: unknown framework ${JSON.stringify(name)} in disabledFrameworks; known: ${known.join(', ')}`,
+        `ToolInstrumentation: unknown framework ${JSON.stringify(name)} in disabledFrameworks; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
       );
     }
   }

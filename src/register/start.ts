@@ -2,7 +2,7 @@ import { diag, trace } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ToolInstrumentation } from '../instrumentation/tool-instrumentation';
+import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { readRegisterSettings, type RegisterSettings } from './settings';
@@ -20,17 +20,23 @@ function tracerProviderRegistered(): boolean {
 }
 
 /**
- * The tool instrumentation, or none when its settings are invalid (an unknown name in
- * OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS): off is the safe reading of a mistyped "disable" list,
- * and the span processor still marks the frameworks' own tool spans.
+ * The tool instrumentation. A name in OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS that names no framework
+ * (a typo) is reported and ignored, so the other frameworks stay instrumented.
  */
-function toolInstrumentations(settings: RegisterSettings): ToolInstrumentation[] {
-  try {
-    return [new ToolInstrumentation(settings.instrumentation)];
-  } catch (err) {
-    console.warn(`otel-tool-errors/register: ${(err as Error).message}. Tool instrumentation is off.`);
-    return [];
+function toolInstrumentation(settings: RegisterSettings): ToolInstrumentation {
+  const named = settings.instrumentation.disabledFrameworks ?? [];
+  const unknown = named.filter((name) => !TOOL_FRAMEWORK_NAMES.includes(name));
+  if (unknown.length > 0) {
+    console.warn(
+      `otel-tool-errors/register: OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknown
+        .map((name) => JSON.stringify(name))
+        .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
+    );
   }
+  return new ToolInstrumentation({
+    ...settings.instrumentation,
+    disabledFrameworks: named.filter((name) => TOOL_FRAMEWORK_NAMES.includes(name)),
+  });
 }
 
 export interface StartOptions {
@@ -72,7 +78,7 @@ export function startZeroCode(options: StartOptions = {}): NodeSDK | undefined {
         ...exportingSpanProcessors(settings),
       ],
       instrumentations: [
-        ...toolInstrumentations(settings),
+        toolInstrumentation(settings),
         new HttpInstrumentation(),
         new UndiciInstrumentation(),
       ],
