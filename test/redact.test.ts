@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactText } from '../src/redact';
+import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../src/redact';
 
 describe('redactText', () => {
   it('keeps line breaks, and removes the secrets scrubMessage removes', () => {
@@ -81,5 +81,34 @@ describe('argumentTexts', () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(argumentTexts([proxy, 'after revoked'])).to.deep.equal(['after revoked']);
+  });
+});
+
+describe('redactStack', () => {
+  const frames = ['    at lookup (/app/tools/search.js:10:5)', '    at async run (/app/agent.js:3:1)'];
+
+  it('redacts the message line fully and keeps plain frames as they are', () => {
+    const stack = [
+      'Error: failed with Bearer abcdefghijklmnop and sk-abcdefghijklmnopqrstuv',
+      ...frames,
+    ].join('\n');
+    expect(redactStack(stack)).to.equal(
+      ['Error: failed with Bearer [REDACTED] and [REDACTED]', ...frames].join('\n'),
+    );
+  });
+
+  it('gives a stack with a URL in a frame the full treatment, as redactText would', () => {
+    const stack = [
+      'Error: boom',
+      '    at fetch (https://cdn.example.com/app.js?token=abcdefghijkl:1:2)',
+      ...frames,
+    ].join('\n');
+    expect(redactStack(stack)).to.equal(redactText(stack));
+    expect(redactStack(stack)).to.not.include('abcdefghijkl');
+  });
+
+  it('hides argument values in frames too', () => {
+    const stack = ['Error: no rows for Lyon', '    at query (/app/Lyon.js:1:1)'].join('\n');
+    expect(redactStack(stack, undefined, ['Lyon'])).to.not.include('Lyon');
   });
 });

@@ -17,7 +17,13 @@ import {
   isStrongerEvidence,
   type ToolErrorClassification,
 } from '../classify';
-import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactForCapture, redactText } from '../redact';
+import {
+  argumentTexts,
+  MAX_EXCEPTION_TEXT_LENGTH,
+  redactForCapture,
+  redactStack,
+  redactText,
+} from '../redact';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
@@ -68,10 +74,16 @@ export interface ToolCallOutcome {
 const logger = diag.createComponentLogger({ namespace: 'otel-tool-errors' });
 const TOOL_CALL_KEY = createContextKey('otel-tool-errors.toolCall');
 
-/** Spans this module started, so a nested call for the same tool enriches instead of nesting. */
-const ownSpans = new WeakSet<Span>();
-/** The strongest classification written on each span, so a weaker one never overwrites it. */
-const spanClassifications = new WeakMap<Span, ToolErrorClassification>();
+/**
+ * The strongest classification written on one span, so a weaker one never overwrites it. Shared by
+ * every call on that span: a nested call finds its outer call's through the context (a WeakMap
+ * entry per call cost ~0.6 µs a failure, BENCHMARKS.md), and calls that enrich a framework's span
+ * share one through `frameworkSpanMarks`, since they need not be nested.
+ */
+interface SpanMarks {
+  classification?: ToolErrorClassification;
+}
+const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
 
 /**
  * Runs `run` as one tool execution: starts `execute_tool {name}` (or enriches the active framework
@@ -148,26 +160,38 @@ function startToolCall(
         ([key]) => present[key] === undefined && (family === 'gen_ai' || key !== ATTR_GEN_AI_OPERATION_NAME),
       );
       if (missing.length > 0) active.setAttributes(Object.fromEntries(missing));
-      const role: SpanRole = ownSpans.has(active) ? 'nested' : 'framework';
-      return new ToolCall(active, role, parent, config, info, options);
+      // The call that made `active` active, if it was ours: read from the context rather than
+      // kept in a WeakSet of our spans, whose entry per call cost ~0.24 µs (BENCHMARKS.md).
+      const outer = parent.getValue(TOOL_CALL_KEY) as ToolCall | undefined;
+      if (outer?.span === active && outer.role !== 'framework') {
+        return new ToolCall(active, 'nested', outer.marks, parent, config, info, options);
+      }
+      return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
       `execute_tool ${info.name}`,
       { kind: SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );
-    ownSpans.add(span);
-    return new ToolCall(span, 'owner', parent, config, info, options);
+    return new ToolCall(span, 'owner', {}, parent, config, info, options);
   } catch (err) {
     logger.error('could not start the tool span', err);
     return undefined;
   }
 }
 
+function frameworkMarks(span: Span): SpanMarks {
+  let marks = frameworkSpanMarks.get(span);
+  if (marks === undefined) frameworkSpanMarks.set(span, (marks = {}));
+  return marks;
+}
+
 function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attributes {
+  // Literal keys (ATTR_GEN_AI_OPERATION_NAME, ATTR_GEN_AI_TOOL_NAME): an object literal with
+  // computed keys took ~130 ns a call, this ~15 ns (BENCHMARKS.md).
   const attributes: Attributes = {
-    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-    [ATTR_GEN_AI_TOOL_NAME]: info.name,
+    'gen_ai.operation.name': GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+    'gen_ai.tool.name': info.name,
   };
   if (info.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = info.callId;
   if (info.description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = info.description;
@@ -187,8 +211,9 @@ class ToolCall {
   private hiddenTexts: readonly string[] | undefined;
 
   constructor(
-    private readonly span: Span,
-    private readonly role: SpanRole,
+    readonly span: Span,
+    readonly role: SpanRole,
+    readonly marks: SpanMarks,
     parent: Context,
     private readonly config: ToolInstrumentationConfig,
     private readonly info: ToolCallInfo,
@@ -257,7 +282,7 @@ class ToolCall {
     } catch (err) {
       logger.error('could not classify the tool result', err);
     }
-    this.finish({ result, classification: spanClassifications.get(this.span) });
+    this.finish({ result, classification: this.marks.classification });
   }
 
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
@@ -265,20 +290,21 @@ class ToolCall {
     try {
       const hidden = this.argumentTexts();
       const message = messageOf(err);
-      this.mark(
-        classifyToolError(err),
-        message !== undefined && hidden.length > 0
+      const recordsException = this.role === 'owner' && !this.exceptionRecorded;
+      // Redacted once, for both the status and the exception event.
+      const redacted =
+        message !== undefined && (hidden.length > 0 || recordsException)
           ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
-          : message,
-      );
-      if (this.role === 'owner' && !this.exceptionRecorded) {
+          : undefined;
+      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message);
+      if (recordsException) {
         this.exceptionRecorded = true;
-        this.span.recordException(redactedException(err, hidden));
+        this.span.recordException(redactedException(err, hidden, redacted));
       }
     } catch (e) {
       logger.error(thrown ? 'could not record the tool error' : 'could not record the noted tool error', e);
     }
-    return spanClassifications.get(this.span);
+    return this.marks.classification;
   }
 
   /** Argument values to hide from error text: none when arguments are captured anyway. */
@@ -292,9 +318,9 @@ class ToolCall {
   private mark(classification: ToolErrorClassification, message: string | undefined): void {
     // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
     if (!this.span.isRecording()) return;
-    const previous = spanClassifications.get(this.span);
+    const previous = this.marks.classification;
     if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
-    spanClassifications.set(this.span, classification);
+    this.marks.classification = classification;
     markSpanFailed(this.span, classification, message);
   }
 
@@ -530,20 +556,25 @@ function messageOf(err: unknown): string | undefined {
 
 /**
  * The copy of `err` the exception event is made from: the SDK writes `message` and `stack`
- * verbatim, so both are redacted here. `code` and `name` are kept, so `exception.type`
- * (`code ?? name`) is what the SDK would write for `err` itself.
+ * verbatim, so both are redacted (`redactedMessage` is `err.message` or a thrown string, already
+ * redacted). `code` and `name` are kept, so `exception.type` (`code ?? name`) is what the SDK
+ * would write for `err` itself.
  */
-function redactedException(err: unknown, hidden: readonly string[]): Exception {
-  if (!isObjectLike(err)) return redactText(String(err), MAX_EXCEPTION_TEXT_LENGTH, hidden);
+function redactedException(
+  err: unknown,
+  hidden: readonly string[],
+  redactedMessage: string | undefined,
+): Exception {
+  if (!isObjectLike(err))
+    return redactedMessage ?? redactText(String(err), MAX_EXCEPTION_TEXT_LENGTH, hidden);
   const exception: { code?: string | number; name?: string; message?: string; stack?: string } = {};
   const code = readField(err, 'code');
   if (typeof code === 'string' || typeof code === 'number') exception.code = code;
   const name = readField(err, 'name');
   if (typeof name === 'string') exception.name = name;
-  const message = readField(err, 'message');
-  if (typeof message === 'string') exception.message = redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  if (redactedMessage !== undefined) exception.message = redactedMessage;
   const stack = readField(err, 'stack');
-  if (typeof stack === 'string') exception.stack = redactText(stack, MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  if (typeof stack === 'string') exception.stack = redactStack(stack, MAX_EXCEPTION_TEXT_LENGTH, hidden);
   // With none of the four, the SDK records nothing and says so through `diag`, as it would for `err`.
   return exception as Exception;
 }

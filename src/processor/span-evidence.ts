@@ -87,7 +87,7 @@ export function readToolSpanFailure(
   const returned = thrownSignal ? undefined : readReturnedError(span, family);
   if (!thrownSignal && returned === undefined) return undefined;
 
-  const message = firstLine((statusError ? span.status.message : undefined) || exception?.message);
+  const message = failureMessage(span, statusError, exception);
   const thrown =
     exception !== undefined || message !== undefined || typeof ownStatus === 'number'
       ? classifyToolError({
@@ -104,6 +104,44 @@ export function readToolSpanFailure(
     // A returned result is tool output: its text stays out of the status unless capture is opted in.
     message: returned === undefined ? message : undefined,
   };
+}
+
+/**
+ * Whether the span already carries a whole classification that `readToolSpanFailure` would keep
+ * as it is (this package's wrapper writes one): status ERROR and all four attributes, valid.
+ */
+export function isMarkedFailure(span: ReadableSpanLike): boolean {
+  const attributes = span.attributes;
+  const errorType = attributes[ATTR_ERROR_TYPE];
+  return (
+    span.status.code === SpanStatusCode.ERROR &&
+    typeof errorType === 'string' &&
+    errorType !== '' &&
+    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined &&
+    isToolErrorKind(attributes[ATTR_TOOL_ERROR_KIND]) &&
+    typeof attributes[ATTR_TOOL_ERROR_RETRYABLE] === 'boolean' &&
+    typeof attributes[ATTR_TOOL_ERROR_EXECUTED] === 'boolean'
+  );
+}
+
+/**
+ * The status text of a marked failure, before scrubbing: the same text `readToolSpanFailure` and
+ * `markSpanFailed` would choose. A framework may have set its own status message after the wrapper.
+ */
+export function markedFailureMessage(span: ReadableSpanLike): string {
+  const attributes = span.attributes;
+  return (
+    failureMessage(span, true, lastException(span)) ||
+    `${String(attributes[ATTR_TOOL_ERROR_KIND])}: ${String(attributes[ATTR_ERROR_TYPE])}`
+  );
+}
+
+function failureMessage(
+  span: ReadableSpanLike,
+  statusError: boolean,
+  exception: { message?: string } | undefined,
+): string | undefined {
+  return firstLine((statusError ? span.status.message : undefined) || exception?.message);
 }
 
 /** The span's own evidence when it is structured, else the failed HTTP child, else text or nothing. */

@@ -1,8 +1,16 @@
-import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
+import {
+  diag,
+  SpanStatusCode,
+  type Context,
+  type Span,
+  type SpanContext,
+  type SpanStatus,
+} from '@opentelemetry/api';
+import { scrubMessage } from '../redact';
 import { markSpanFailed } from '../span-error';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import { ChildHttpFailures } from './http-child-evidence';
-import { readToolSpanFailure } from './span-evidence';
+import { ChildHttpFailures, MAX_TRACKED_PARENT_SPANS } from './http-child-evidence';
+import { isMarkedFailure, markedFailureMessage, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
 import {
   guardMatcher,
@@ -35,6 +43,15 @@ const NAME = 'ToolErrorSpanProcessor';
 export class ToolErrorSpanProcessor {
   private readonly isToolSpan: ToolSpanMatcher | undefined;
   private readonly openToolSpans = new ChildHttpFailures();
+  /**
+   * The same open tool spans, by their `SpanContext` object (the SDK hands out one per span):
+   * `onEnd` asks it whether a span was watched before forgetting the span's id, since hashing
+   * every ended span's fresh id string was most of the cost of a non-tool span while a tool span
+   * is open (BENCHMARKS.md); an object never added has no identity hash, so it misses at once.
+   * Not the span itself: 10,000 never-ended spans would stay alive (~1 KB each). Bounded like
+   * `openToolSpans`, oldest first.
+   */
+  private readonly watchedSpans = new Set<SpanContext>();
   private sawOnEnding = false;
   private checkedOnEnding = false;
 
@@ -51,8 +68,13 @@ export class ToolErrorSpanProcessor {
     if (this.checkedOnEnding && !this.sawOnEnding) return;
     try {
       // Tool spans are followed so that the HTTP calls made under them can count as evidence.
-      if (recognizeToolSpan(span, this.isToolSpan) !== undefined)
-        this.openToolSpans.watch(span.spanContext().spanId);
+      if (recognizeToolSpan(span, this.isToolSpan) !== undefined) {
+        const spanContext = span.spanContext();
+        this.openToolSpans.watch(spanContext.spanId);
+        if (this.watchedSpans.size >= MAX_TRACKED_PARENT_SPANS)
+          this.watchedSpans.delete(this.watchedSpans.values().next().value!);
+        this.watchedSpans.add(spanContext);
+      }
     } catch (error) {
       diag.error(`${NAME}: onStart failed`, error);
     }
@@ -63,9 +85,16 @@ export class ToolErrorSpanProcessor {
     try {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
-      const httpChild = this.openToolSpans.take(span.spanContext().spanId);
+      const spanContext = span.spanContext();
+      const httpChild = this.openToolSpans.take(spanContext.spanId);
+      this.watchedSpans.delete(spanContext);
       const toolName = missingToolName(span, family);
       if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+      // Marked by the wrapper: the attributes stand, only a status message set since may need scrubbing.
+      if (isMarkedFailure(span)) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(markedFailureMessage(span)) });
+        return;
+      }
       const failure = readToolSpanFailure(span, family, httpChild);
       if (failure !== undefined)
         markSpanFailed(errorStatusWriter(span), failure.classification, failure.message);
@@ -80,7 +109,8 @@ export class ToolErrorSpanProcessor {
     try {
       this.openToolSpans.record(span, false);
       // A tool span is taken in onEnding; this drops one that was recognised only at start.
-      this.openToolSpans.forget(span.spanContext().spanId);
+      const spanContext = span.spanContext();
+      if (this.watchedSpans.delete(spanContext)) this.openToolSpans.forget(spanContext.spanId);
     } catch (error) {
       diag.error(`${NAME}: onEnd failed`, error);
     }
@@ -92,6 +122,7 @@ export class ToolErrorSpanProcessor {
 
   shutdown(): Promise<void> {
     this.openToolSpans.clear();
+    this.watchedSpans.clear();
     return Promise.resolve();
   }
 
@@ -108,6 +139,7 @@ export class ToolErrorSpanProcessor {
     this.checkedOnEnding = true;
     if (this.sawOnEnding) return;
     this.openToolSpans.clear();
+    this.watchedSpans.clear();
     diag.warn(
       `${NAME}: SpanProcessor.onEnding is never called here, so failed tool spans cannot be marked before export. ` +
         'onEnding needs @opentelemetry/sdk-trace-base >= 2.3.0 (or @opentelemetry/sdk-trace 3.x), and a processor ' +
