@@ -255,7 +255,7 @@ describe('transparency: instrumented tools behave exactly like bare tools (fast-
   }
 
   it('same values, errors, this, arguments and side-effect order, for every shape and context', async () => {
-    const { differences, spanCountMismatches, examples } = await runBatch(scenario, heavy ? 50_000 : 5_000);
+    const { differences, spanCountMismatches, examples } = await runBatch(scenario, heavy ? 50_000 : 10_000);
     expect({ differences, spanCountMismatches }, examples.join('\n\n')).to.deep.equal({
       differences: 0,
       spanCountMismatches: 0,
