@@ -5,7 +5,7 @@ import {
   type ToolErrorClassification,
 } from './classification';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
-import { kindForHttpStatus, readHttpEvidence } from './http';
+import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
 import { className, isObjectLike, read, readString } from './safe';
@@ -186,7 +186,8 @@ function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErr
 
 function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind | undefined {
   if (errorType === undefined) return undefined;
-  if (/^[1-5]\d\d$/.test(errorType)) return kindForHttpStatus(Number(errorType), false);
+  const status = httpStatusFromErrorType(errorType);
+  if (status !== undefined) return kindForHttpStatus(status, false);
   if (errorType === 'timeout' || errorType === 'tool_error') return errorType;
   return kindForCode(errorType, undefined) ?? kindForName(errorType);
 }

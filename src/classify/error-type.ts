@@ -1,4 +1,5 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
+import { httpStatusFromErrorType } from './http';
 
 /**
  * Keeps `error.type` low-cardinality. HTTP statuses and our fixed values always pass; any other
@@ -7,7 +8,6 @@ import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 
 export const DEFAULT_MAX_ERROR_TYPES = 100;
 const MAX_ERROR_TYPE_LENGTH = 64;
-const HTTP_STATUS = /^[1-5]\d\d$/;
 const ALWAYS_ALLOWED = new Set(['timeout', 'tool_error', ERROR_TYPE_VALUE_OTHER]);
 
 interface ErrorTypeRegistry {
@@ -42,7 +42,7 @@ export function sanitizeErrorType(raw: string): string {
 }
 
 export function boundErrorType(raw: string): string {
-  if (HTTP_STATUS.test(raw) || ALWAYS_ALLOWED.has(raw)) return raw;
+  if (httpStatusFromErrorType(raw) !== undefined || ALWAYS_ALLOWED.has(raw)) return raw;
   const value = sanitizeErrorType(raw);
   const { seen, max } = registry();
   if (seen.has(value)) return value;

@@ -50,6 +50,11 @@ function readQuotaCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The status an `error.type` such as `"503"` names, if it names one. */
+export function httpStatusFromErrorType(errorType: string | undefined): number | undefined {
+  return errorType !== undefined && /^[1-5]\d\d$/.test(errorType) ? Number(errorType) : undefined;
+}
+
 /** `retry-after-ms` (OpenAI, Anthropic), then `retry-after` in seconds or as an HTTP date. */
 export function parseRetryAfter(headers: unknown, now: number = Date.now()): number | undefined {
   const ms = readHeader(headers, 'retry-after-ms');

@@ -36,6 +36,7 @@ import {
 } from '../semconv';
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
 import type { ReadableSpanLike } from '../processor/span-shape';
+import { isObjectLike, read, readString } from '../classify/safe';
 import { markSpanFailed } from '../span-error';
 import type { ToolInstrumentationConfig } from './config';
 
@@ -492,9 +493,9 @@ function watchNodeReadable(stream: NodeReadableLike, call: ToolCall): void {
 function isStoppedByConsumer(errored: unknown): boolean {
   return (
     isObjectLike(errored) &&
-    readField(errored, 'code') === 'ABORT_ERR' &&
-    readField(errored, 'name') === 'AbortError' &&
-    readField(errored, 'cause') === undefined
+    read(errored, 'code') === 'ABORT_ERR' &&
+    read(errored, 'name') === 'AbortError' &&
+    read(errored, 'cause') === undefined
   );
 }
 
@@ -522,10 +523,6 @@ function isNodeReadable(value: unknown): value is NodeReadableLike {
   return typeof stream.pipe === 'function' && typeof stream.once === 'function' && 'readable' in stream;
 }
 
-function isObjectLike(value: unknown): value is object {
-  return (typeof value === 'object' && value !== null) || typeof value === 'function';
-}
-
 function readAttributes(span: Span): Attributes {
   try {
     const attributes = (span as unknown as { attributes?: unknown }).attributes;
@@ -545,13 +542,7 @@ function readName(span: Span): string | undefined {
 }
 
 function messageOf(err: unknown): string | undefined {
-  if (typeof err === 'string') return err;
-  try {
-    const message = (err as { message?: unknown } | null | undefined)?.message;
-    return typeof message === 'string' ? message : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof err === 'string' ? err : readString(err, 'message');
 }
 
 /**
@@ -568,22 +559,13 @@ function redactedException(
   if (!isObjectLike(err))
     return redactedMessage ?? redactText(String(err), MAX_EXCEPTION_TEXT_LENGTH, hidden);
   const exception: { code?: string | number; name?: string; message?: string; stack?: string } = {};
-  const code = readField(err, 'code');
+  const code = read(err, 'code');
   if (typeof code === 'string' || typeof code === 'number') exception.code = code;
-  const name = readField(err, 'name');
+  const name = read(err, 'name');
   if (typeof name === 'string') exception.name = name;
   if (redactedMessage !== undefined) exception.message = redactedMessage;
-  const stack = readField(err, 'stack');
+  const stack = read(err, 'stack');
   if (typeof stack === 'string') exception.stack = redactStack(stack, MAX_EXCEPTION_TEXT_LENGTH, hidden);
   // With none of the four, the SDK records nothing and says so through `diag`, as it would for `err`.
   return exception as Exception;
-}
-
-/** A field of a thrown value, or `undefined` when reading it throws (getters, Proxies). */
-function readField(value: object, key: string): unknown {
-  try {
-    return (value as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
 }

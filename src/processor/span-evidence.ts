@@ -2,6 +2,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { classifyToolError } from '../classify/classify-error';
 import { type ToolErrorClassification } from '../classify/classification';
 import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
+import { httpStatusFromErrorType } from '../classify/http';
 import { classifyToolResult } from '../classify/result';
 import {
   ATTR_ADK_TOOL_RESPONSE,
@@ -95,7 +96,7 @@ export function readToolSpanFailure(
           code: exception?.type,
           message,
           // A numeric `err.code` in the HTTP range is a status (GenkitError keeps 503 there).
-          status: typeof ownStatus === 'number' ? ownStatus : httpStatusIn(exception?.type),
+          status: typeof ownStatus === 'number' ? ownStatus : httpStatusFromErrorType(exception?.type),
         })
       : undefined;
   const found = chooseEvidence(thrown ?? returned, httpChild);
@@ -202,13 +203,9 @@ function kindStatedBy(errorType: string | undefined): ToolErrorKind | undefined 
     name: errorType,
     code: errorType,
     message: errorType,
-    status: httpStatusIn(errorType),
+    status: httpStatusFromErrorType(errorType),
   });
   return stated.evidence === 'fallback' ? undefined : stated.kind;
-}
-
-function httpStatusIn(text: string | undefined): number | undefined {
-  return text !== undefined && /^[1-5]\d\d$/.test(text) ? Number(text) : undefined;
 }
 
 /** An error result recorded as a JSON attribute by the span's framework. */
