@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver } from './register/otlp-json-receiver';
+import { startOtlpJsonReceiver, type OtlpJsonReceiver } from './helpers/otlp-json-receiver';
 
 /**
  * `npm run demo`, as the README tells users to run it: builds the package, starts the flaky

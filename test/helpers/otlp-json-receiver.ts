@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
- * A real OTLP/HTTP receiver on 127.0.0.1 that decodes OTLP/JSON traces and metrics (the register
- * tests set `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`). contrib-test-utils' TestCollector takes
+ * A real OTLP/HTTP receiver on 127.0.0.1 that decodes OTLP/JSON traces and metrics (exporters
+ * set to `http/json`). contrib-test-utils' TestCollector takes
  * traces only and listens on every interface; this one takes both, on loopback only.
  */
 

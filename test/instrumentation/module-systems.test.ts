@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -28,9 +29,9 @@ describe('module systems (child processes)', function () {
   });
   after(() => server.close());
 
-  async function spansOf(args: string[]): Promise<SpanSummary[]> {
+  async function spansOf(args: string[], cwd = fixtures): Promise<SpanSummary[]> {
     const { stdout } = await run(process.execPath, args, {
-      cwd: fixtures,
+      cwd,
       env: { ...process.env, FLAKY_URL: server.url, NODE_OPTIONS: '' },
     });
     return JSON.parse(stdout.trim().split('\n').pop()!) as SpanSummary[];
@@ -43,6 +44,27 @@ describe('module systems (child processes)', function () {
       { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
       { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
     ]);
+  });
+
+  // The MCP SDK's CommonJS build is hooked by absolute path; the path must be found from the
+  // app's entry script, not only from the working directory (here a folder with no node_modules).
+  it('CommonJS started from another working directory: the MCP build is still patched', async () => {
+    const spans = await spansOf(
+      [
+        '--require',
+        require.resolve('tsx/cjs'),
+        '--require',
+        join(fixtures, 'register.ts'),
+        join(fixtures, 'app.cjs'),
+      ],
+      tmpdir(),
+    );
+    expect(spans[0]).to.deep.equal({
+      name: 'execute_tool mcp_tool',
+      errorType: '500',
+      kind: 'transient',
+      status: 2,
+    });
   });
 
   it('ESM (--import with the import-in-the-middle hook): the ESM builds and ai@7 are covered', async () => {

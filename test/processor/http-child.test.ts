@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import {
@@ -14,16 +13,8 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { ensureContextManager } from '../helpers/tracing';
 import { runToolsWithAiSdk } from './scripted-agent';
-
-/** Tool spans get their HTTP child spans' parent links only with a context manager; one per process. */
-function ensureContextManager(): void {
-  const key = Symbol.for('otel-tool-errors.test.contextManager');
-  const store = globalThis as Record<symbol, unknown>;
-  if (store[key]) return;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  store[key] = true;
-}
 
 /**
  * A tool that throws a generic error still gets the HTTP status of its failed call, read from the

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { build } from 'tsup';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver, type ReceivedSpan } from './otlp-json-receiver';
+import {
+  startOtlpJsonReceiver,
+  type OtlpJsonReceiver,
+  type ReceivedSpan,
+} from '../helpers/otlp-json-receiver';
 
 /**
  * The zero-code entry points, as users run them: the register modules are bundled by tsup (the
