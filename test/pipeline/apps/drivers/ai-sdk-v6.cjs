@@ -1,0 +1,1 @@
+module.exports = require('./ai-sdk.cjs').aiSdkDriver('ai');

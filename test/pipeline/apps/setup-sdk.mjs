@@ -1,0 +1,17 @@
+// The README's NodeSDK set-up for an ESM app: `node --import ./setup-sdk.mjs app.mjs`. The loader
+// hook is registered here, before the app's own imports run, so that import-in-the-middle can patch
+// the frameworks' ESM builds.
+import { register } from 'node:module';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import * as sdkTraceBase from '@opentelemetry/sdk-trace-base';
+import * as otlp from '@opentelemetry/exporter-trace-otlp-http';
+import * as http from '@opentelemetry/instrumentation-http';
+import * as undici from '@opentelemetry/instrumentation-undici';
+import * as toolErrors from 'otel-tool-errors';
+import sdkOptionsModule from './sdk-options.cjs';
+
+register('import-in-the-middle/hook.mjs', import.meta.url);
+
+const sdk = new NodeSDK(sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors }));
+sdk.start();
+process.once('beforeExit', () => sdk.shutdown());

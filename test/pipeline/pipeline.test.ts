@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import {
+  startOtlpJsonReceiver,
+  type OtlpJsonReceiver,
+  type ReceivedSpan,
+} from '../helpers/otlp-json-receiver';
+import { FRAMEWORKS, NOT_SHOWN, SHAPES, type Framework, type ShapeName } from './expectations';
+import { installApp } from './installed-app';
+import { inPool, runNode, type NodeRun } from './run-node';
+
+/**
+ * The whole pipeline, run as users run the package: every framework's app (apps/, one driver per
+ * framework) in a child process under each set-up the README gives, exporting OTLP to one local
+ * receiver, each tool failing for real against a server on 127.0.0.1. Each framework runs all its
+ * shapes in one process per mode; each app also runs bare, and prints the same either way.
+ */
+
+interface Mode {
+  /** Distinguishes the runs in the shared receiver (their service.name). */
+  readonly id: string;
+  readonly title: string;
+  readonly nodeArgs: readonly string[];
+  /** The app entry, which is also the bare run it must print the same as. */
+  readonly entry: 'app.cjs' | 'app.mjs';
+}
+
+const MODES: readonly Mode[] = [
+  {
+    id: 'require',
+    title: 'node --require otel-tool-errors/register app.cjs',
+    nodeArgs: ['--require', 'otel-tool-errors/register'],
+    entry: 'app.cjs',
+  },
+  {
+    id: 'import',
+    title: 'node --import otel-tool-errors/register app.mjs',
+    nodeArgs: ['--import', 'otel-tool-errors/register'],
+    entry: 'app.mjs',
+  },
+  {
+    id: 'sdk-cjs',
+    title: 'NodeSDK set-up, CommonJS (--require ./setup-sdk.cjs)',
+    nodeArgs: ['--require', './setup-sdk.cjs'],
+    entry: 'app.cjs',
+  },
+  {
+    id: 'sdk-esm',
+    title: 'NodeSDK set-up, ESM (--import ./setup-sdk.mjs)',
+    nodeArgs: ['--import', './setup-sdk.mjs'],
+    entry: 'app.mjs',
+  },
+];
+
+const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
+/** Child processes at a time: the machine running the suite may have two cores. */
+const POOL_SIZE = 3;
+
+const runKey = (framework: Framework, run: string) => `${framework}/${run}`;
+
+function describeRun(run: NodeRun | undefined): string {
+  if (!run) return 'the run did not happen';
+  return `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout}--- stderr\n${run.stderr.slice(-3000)}`;
+}
+
+describe('the whole pipeline: every framework under every set-up, exported over OTLP', function () {
+  const runs = new Map<string, NodeRun>();
+  let receiver: OtlpJsonReceiver;
+  let flaky: FlakyServer;
+  let removeApp: (() => void) | undefined;
+
+  before(async function () {
+    this.timeout(900_000);
+    const app = await installApp();
+    removeApp = app.remove;
+    flaky = await startFlakyServer();
+    receiver = await startOtlpJsonReceiver();
+    const appEnv = { FLAKY_URL: flaky.url, REFUSED_URL: `http://127.0.0.1:${await refusedPort()}/` };
+
+    const tasks: Array<() => Promise<void>> = [];
+    for (const framework of FRAMEWORKS) {
+      for (const entry of ['app.cjs', 'app.mjs']) {
+        const env = { ...appEnv, PIPELINE_FRAMEWORK: framework };
+        tasks.push(async () => {
+          runs.set(runKey(framework, entry), await runNode([entry], app.dir, env, 120_000));
+        });
+      }
+      for (const mode of MODES) {
+        const env = {
+          ...appEnv,
+          PIPELINE_FRAMEWORK: framework,
+          OTEL_SERVICE_NAME: runKey(framework, mode.id),
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_METRICS_EXPORTER: 'none',
+        };
+        tasks.push(async () => {
+          const args = [...mode.nodeArgs, mode.entry];
+          runs.set(runKey(framework, mode.id), await runNode(args, app.dir, env, 120_000));
+        });
+      }
+    }
+    await inPool(tasks, POOL_SIZE);
+  });
+
+  after(async () => {
+    await receiver?.close();
+    await flaky?.close();
+    removeApp?.();
+  });
+
+  function toolSpans(framework: Framework, mode: Mode, shape: ShapeName): ReceivedSpan[] {
+    const serviceName = runKey(framework, mode.id);
+    return receiver
+      .spans()
+      .filter((span) => span.serviceName === serviceName && span.attributes['gen_ai.tool.name'] === shape);
+  }
+
+  for (const framework of FRAMEWORKS) {
+    describe(framework, () => {
+      for (const entry of ['app.cjs', 'app.mjs']) {
+        it(`bare node ${entry}: runs every shape`, () => {
+          const run = runs.get(runKey(framework, entry));
+          expect(run?.code, describeRun(run)).to.equal(0);
+          const lines = run!.stdout.trimEnd().split('\n');
+          expect(lines.map((line) => line.split(':')[0])).to.deep.equal(SHAPE_NAMES);
+          expect(lines.at(-1), 'the success shape succeeds').to.match(/ok\\?":true/);
+        });
+      }
+
+      for (const mode of MODES) {
+        describe(mode.title, () => {
+          it('exits 0 and prints byte for byte what the bare app prints', () => {
+            const run = runs.get(runKey(framework, mode.id));
+            expect(run?.code, describeRun(run)).to.equal(0);
+            expect(run!.stdout).to.equal(runs.get(runKey(framework, mode.entry))?.stdout);
+          });
+
+          it('writes nothing to stderr: no warning when every framework could be patched', () => {
+            const run = runs.get(runKey(framework, mode.id));
+            expect(run?.stderr, describeRun(run)).to.equal(runs.get(runKey(framework, mode.entry))?.stderr);
+          });
+
+          for (const shape of SHAPE_NAMES) {
+            const notShown = NOT_SHOWN[framework]?.[shape];
+            if (notShown) {
+              // Listed as pending in the report, with the reason.
+              it(`${shape}: not applicable: ${notShown}`);
+              continue;
+            }
+            const { does, expected } = SHAPES[shape];
+            it(`${shape} (${does}): ${expected ? expected['error.type'] + ' ' + expected['tool.error_kind'] : 'no error'}`, () => {
+              const spans = toolSpans(framework, mode, shape);
+              const context = `${JSON.stringify(spans, null, 1)}\n${describeRun(runs.get(runKey(framework, mode.id)))}`;
+              expect(spans, `one tool span for the call\n${context}`).to.have.length(1);
+              const [span] = spans as [ReceivedSpan];
+              const errorAttributes = {
+                'error.type': span.attributes['error.type'],
+                'tool.error_kind': span.attributes['tool.error_kind'],
+                'tool.error_retryable': span.attributes['tool.error_retryable'],
+                'tool.error_executed': span.attributes['tool.error_executed'],
+              };
+              if (expected) {
+                expect({ ...errorAttributes, status: span.statusCode }, context).to.deep.equal({
+                  ...expected,
+                  status: 2,
+                });
+              } else {
+                expect(errorAttributes, context).to.deep.equal({
+                  'error.type': undefined,
+                  'tool.error_kind': undefined,
+                  'tool.error_retryable': undefined,
+                  'tool.error_executed': undefined,
+                });
+                expect(span.statusCode, context).to.not.equal(2);
+              }
+            });
+          }
+        });
+      }
+    });
+  }
+});
