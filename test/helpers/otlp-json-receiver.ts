@@ -12,6 +12,7 @@ type AnyValue = {
   boolValue?: boolean;
   intValue?: number | string;
   doubleValue?: number;
+  arrayValue?: { values?: AnyValue[] };
 };
 type KeyValue = { key: string; value?: AnyValue };
 
@@ -43,13 +44,19 @@ export interface OtlpJsonReceiver {
 function flatten(attributes: KeyValue[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of attributes ?? []) {
-    if (!value) continue;
-    out[key] =
-      value.stringValue ??
-      value.boolValue ??
-      (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue);
+    if (value) out[key] = scalarOrArray(value);
   }
   return out;
+}
+
+/** Arrays are what the HTTP instrumentations record headers as (`http.response.header.*`). */
+function scalarOrArray(value: AnyValue): unknown {
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(scalarOrArray);
+  return (
+    value.stringValue ??
+    value.boolValue ??
+    (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue)
+  );
 }
 
 export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {

@@ -151,7 +151,10 @@ describe('the whole pipeline: every framework under every set-up, exported over 
             const { does, expected } = SHAPES[shape];
             it(`${shape} (${does}): ${expected ? expected['error.type'] + ' ' + expected['tool.error_kind'] : 'no error'}`, () => {
               const spans = toolSpans(framework, mode, shape);
-              const context = `${JSON.stringify(spans, null, 1)}\n${describeRun(runs.get(runKey(framework, mode.id)))}`;
+              const children = receiver
+                .spans()
+                .filter((child) => spans.some((s) => s.spanId === child.parentSpanId));
+              const context = `${JSON.stringify({ toolSpans: spans, children }, null, 1)}\n${describeRun(runs.get(runKey(framework, mode.id)))}`;
               expect(spans, `one tool span for the call\n${context}`).to.have.length(1);
               const [span] = spans as [ReceivedSpan];
               const errorAttributes = {
