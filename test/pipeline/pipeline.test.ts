@@ -55,6 +55,8 @@ const MODES: readonly Mode[] = [
 const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
 /** Child processes at a time: the machine running the suite may have two cores. */
 const POOL_SIZE = 3;
+/** A run that hangs is killed, and its cells fail with its output. */
+const KILL_AFTER_MS = 120_000;
 
 const runKey = (framework: Framework, run: string) => `${framework}/${run}`;
 
@@ -78,25 +80,18 @@ describe('the whole pipeline: every framework under every set-up, exported over 
     const appEnv = { FLAKY_URL: flaky.url, REFUSED_URL: `http://127.0.0.1:${await refusedPort()}/` };
 
     const tasks: Array<() => Promise<void>> = [];
+    const plan = (framework: Framework, run: string, args: string[], env: Record<string, string> = {}) =>
+      tasks.push(async () => {
+        const allEnv = { ...appEnv, PIPELINE_FRAMEWORK: framework, ...env };
+        runs.set(runKey(framework, run), await runNode(args, app.dir, allEnv, KILL_AFTER_MS));
+      });
     for (const framework of FRAMEWORKS) {
-      for (const entry of ['app.cjs', 'app.mjs']) {
-        const env = { ...appEnv, PIPELINE_FRAMEWORK: framework };
-        tasks.push(async () => {
-          runs.set(runKey(framework, entry), await runNode([entry], app.dir, env, 120_000));
-        });
-      }
+      for (const entry of ['app.cjs', 'app.mjs']) plan(framework, entry, [entry]);
       for (const mode of MODES) {
-        const env = {
-          ...appEnv,
-          PIPELINE_FRAMEWORK: framework,
+        plan(framework, mode.id, [...mode.nodeArgs, mode.entry], {
           OTEL_SERVICE_NAME: runKey(framework, mode.id),
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          OTEL_METRICS_EXPORTER: 'none',
-        };
-        tasks.push(async () => {
-          const args = [...mode.nodeArgs, mode.entry];
-          runs.set(runKey(framework, mode.id), await runNode(args, app.dir, env, 120_000));
         });
       }
     }
