@@ -5,7 +5,7 @@ import {
   type OtlpJsonReceiver,
   type ReceivedSpan,
 } from '../helpers/otlp-json-receiver';
-import { FRAMEWORKS, NOT_SHOWN, SHAPES, type Framework, type ShapeName } from './expectations';
+import { FRAMEWORKS, SHAPES, type Framework, type ShapeName } from './expectations';
 import { installApp } from './installed-app';
 import { inPool, runNode, type NodeRun } from './run-node';
 
@@ -137,12 +137,6 @@ describe('the whole pipeline: every framework under every set-up, exported over 
           });
 
           for (const shape of SHAPE_NAMES) {
-            const notShown = NOT_SHOWN[framework]?.[shape];
-            if (notShown) {
-              // Listed as pending in the report, with the reason.
-              it(`${shape}: not applicable: ${notShown}`);
-              continue;
-            }
             const { does, expected } = SHAPES[shape];
             it(`${shape} (${does}): ${expected ? expected['error.type'] + ' ' + expected['tool.error_kind'] : 'no error'}`, () => {
               const spans = toolSpans(framework, mode, shape);

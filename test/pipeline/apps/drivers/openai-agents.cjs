@@ -1,11 +1,12 @@
 // OpenAI Agents: a Runner with the package's ScriptedModel, which calls one tool and then answers.
-// No `returnedError`: a function tool's output is free text (see the expectations table).
 const { describe } = require('../describe.cjs');
 
 const CORE = '@openai/agents-core';
 
 module.exports = {
   modules: [CORE, `${CORE}/testing`, 'zod'],
+  // Agents has no error-result type: a function tool returns any value, `{ error }` by convention.
+  returnedError: (_modules, text) => ({ error: text }),
   async start(modules, bodies) {
     const agents = modules[CORE];
     const testing = modules[`${CORE}/testing`];
@@ -13,8 +14,7 @@ module.exports = {
     const parameters = modules.zod.z.object({});
     const tools = {};
     for (const [name, body] of Object.entries(bodies)) {
-      const execute = async () => describe(await body());
-      tools[name] = agents.tool({ name, description: `the ${name} tool`, parameters, execute });
+      tools[name] = agents.tool({ name, description: `the ${name} tool`, parameters, execute: body });
     }
     return {
       async call(name) {
