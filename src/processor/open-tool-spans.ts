@@ -28,6 +28,11 @@ export class OpenToolSpans {
     return this.lastCall.size;
   }
 
+  /** How many spans under open tool spans are followed. */
+  get descendants(): number {
+    return this.toolOf.size;
+  }
+
   /** A tool span started. */
   open(tool: SpanContext): void {
     bounded(this.lastCall, this.cap).set(tool, undefined);

@@ -110,6 +110,9 @@ export function readToolSpanFailure(
  * 500, or returned an error result saying nothing finer. `undefined` when the mark stays: no failed
  * call, a mark from structured evidence (a status, a code, a meaningful class, a stated type), or
  * a mark whose evidence is unknown.
+ *
+ * The status text stays the tool's own error text, as `readToolSpanFailure` keeps it for an
+ * unmarked span; a text the mark made up from its own kind and type gives way to the new one's.
  */
 export function httpChildOverMark(
   span: ReadableSpanLike,
@@ -118,7 +121,9 @@ export function httpChildOverMark(
   if (httpChild === undefined) return undefined;
   const marked = markedEvidence(span);
   if (marked === undefined || !isStrongerEvidence('http_child', marked)) return undefined;
-  return { classification: classifyHttpFailure(httpChild), message: httpChild.message };
+  const text = spanFailureText(span, true, lastException(span));
+  const madeUp = `${String(span.attributes[ATTR_TOOL_ERROR_KIND])}: ${String(span.attributes[ATTR_ERROR_TYPE])}`;
+  return { classification: classifyHttpFailure(httpChild), message: text === madeUp ? undefined : text };
 }
 
 /** The stronger of the span's own evidence and the failed HTTP child (`EVIDENCE_ORDER`). */

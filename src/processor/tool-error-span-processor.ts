@@ -108,6 +108,11 @@ export class ToolErrorSpanProcessor {
     return this.openToolSpans.size;
   }
 
+  /** @internal For tests: how many spans under open tool spans are followed (never above 10,000). */
+  get _openDescendantCount(): number {
+    return this.openToolSpans.descendants;
+  }
+
   /**
    * The SDK calls `onEnding` just before `onEnd` of the same span, so if the first `onEnd` came
    * without it, this SDK (older than sdk-trace-base 2.3) or a wrapping processor never will.
