@@ -1,6 +1,6 @@
-// The README's NodeSDK set-up for an ESM app: `node --import ./setup-sdk.mjs app.mjs`. The loader
-// hook is registered here, before the app's own imports run, so that import-in-the-middle can patch
-// the frameworks' ESM builds.
+// The README's NodeSDK set-up for an ESM app (its otel.mjs): `node --import ./setup-sdk.mjs app.mjs`.
+// The loader hook is registered here, before the app's own imports run, so that
+// import-in-the-middle can patch the frameworks' ESM builds.
 import { register } from 'node:module';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import * as sdkTraceBase from '@opentelemetry/sdk-trace-base';
@@ -10,7 +10,7 @@ import * as undici from '@opentelemetry/instrumentation-undici';
 import * as toolErrors from 'otel-tool-errors';
 import sdkOptionsModule from './sdk-options.cjs';
 
-register('import-in-the-middle/hook.mjs', import.meta.url);
+register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
 
 const sdk = new NodeSDK(sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors }));
 sdk.start();
