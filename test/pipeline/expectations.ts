@@ -42,11 +42,15 @@ export const SHAPES = {
     does: 'axios gets a 503 and its AxiosError is thrown as is',
     expected: failed('503', 'transient', true),
   },
-  rate_limited: {
+  fetch_429_retry_after: {
     does: "fetch gets a 429 with Retry-After: 7, then throw new Error('upstream failed')",
     expected: failed('429', 'rate_limit', true),
   },
-  quota: {
+  axios_429_retry_after: {
+    does: "axios (node:http) gets a 429 with Retry-After: 7, then throw new Error('upstream failed')",
+    expected: failed('429', 'rate_limit', true),
+  },
+  fetch_429: {
     does: "fetch gets a 429 without Retry-After, then throw new Error('upstream failed')",
     expected: failed('429', 'quota', false),
   },

@@ -17,8 +17,16 @@ const LOCKED = 'the file is locked by another process';
 const shapes = {
   fetch_500: () => getOrThrow('/500'),
   axios_503: ({ axios }) => axios.get(`${process.env.FLAKY_URL}/503`).then((response) => response.data),
-  rate_limited: () => getOrThrow('/429?retryAfter=7'),
-  quota: () => getOrThrow('/429'),
+  fetch_429_retry_after: () => getOrThrow('/429?retryAfter=7'),
+  // The same through node:http (instrumentation-http rather than -undici records the header).
+  axios_429_retry_after: ({ axios }) =>
+    axios.get(`${process.env.FLAKY_URL}/429?retryAfter=7`).then(
+      (response) => response.data,
+      () => {
+        throw new Error('upstream failed');
+      },
+    ),
+  fetch_429: () => getOrThrow('/429'),
   timeout: () =>
     fetch(`${process.env.FLAKY_URL}/hang`, { signal: AbortSignal.timeout(100) }).then((r) => r.json()),
   refused: () => fetch(process.env.REFUSED_URL).then((r) => r.json()),
