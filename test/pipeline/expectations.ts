@@ -59,7 +59,7 @@ export const SHAPES = {
     expected: failed('timeout', 'timeout', true),
   },
   refused: {
-    does: 'fetch of a closed port (ECONNREFUSED)',
+    does: 'fetch of a port nothing listens on',
     expected: failed('ECONNREFUSED', 'network', true),
   },
   returned_error: {
