@@ -1,4 +1,3 @@
-import { types } from 'node:util';
 import {
   context,
   createContextKey,
@@ -17,6 +16,7 @@ import {
   isStrongerEvidence,
   type ToolErrorClassification,
 } from '../classify';
+import { makeClassification } from '../classify/classification';
 import {
   argumentTexts,
   MAX_EXCEPTION_TEXT_LENGTH,
@@ -32,6 +32,7 @@ import {
   ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ERROR_TYPE_VALUE_OTHER,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '../semconv';
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
@@ -39,6 +40,16 @@ import type { ReadableSpanLike } from '../processor/span-shape';
 import { isObjectLike, read, readString } from '../classify/safe';
 import { markSpanFailed } from '../span-error';
 import type { ToolInstrumentationConfig } from './config';
+import {
+  eagerThenable,
+  isPlainPromise,
+  isWebReadableStream,
+  observeNow,
+  observeWhenCallerDoes,
+  watchStream,
+  watchWebStream,
+  type ResultObserver,
+} from './result-watch';
 
 export interface ToolCallInfo {
   name: string;
@@ -204,7 +215,7 @@ function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attrib
 }
 
 /** One tool execution's span work. Every method is safe: it reports through `diag`, never throws. */
-class ToolCall {
+class ToolCall implements ResultObserver {
   readonly context: Context;
   private finished = false;
   private exceptionRecorded = false;
@@ -226,11 +237,13 @@ class ToolCall {
   /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
   settle<T>(result: T): T {
     try {
-      if (types.isPromise(result) || (this.options.eagerThenable && isThenable(result))) {
-        result.then(
-          (value) => this.settleResolved(value),
-          (err: unknown) => this.fail(err),
-        );
+      if (isPlainPromise(result)) {
+        observeWhenCallerDoes(result, this);
+        return result;
+      }
+      const thenable = this.options.eagerThenable && isThenable(result) ? result : eagerThenable(result);
+      if (thenable) {
+        observeNow(thenable, this);
         return result;
       }
       // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
@@ -240,8 +253,8 @@ class ToolCall {
         this.succeed(undefined);
         return result;
       }
-      if (isWebReadableStream(result)) return this.watchWebStream(result) as T;
-      if (!this.watchStream(result)) this.succeed(result);
+      if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
+      if (!watchStream(result, this)) this.succeed(result);
     } catch (err) {
       logger.error('could not watch the tool result', err);
       this.finish({});
@@ -260,15 +273,22 @@ class ToolCall {
     this.finish({ error: err, classification: this.failWith(err, true) });
   }
 
-  private settleResolved(value: unknown): void {
+  resolved(value: unknown): void {
     try {
       // A web stream inside a promise cannot be replaced, so the span ends with the promise.
-      if (!isWebReadableStream(value) && this.watchStream(value)) return;
+      if (!isWebReadableStream(value) && watchStream(value, this)) return;
       this.succeed(value);
     } catch (err) {
       logger.error('could not watch the tool result', err);
       this.finish({});
     }
+  }
+
+  failUnobserved(): void {
+    if (this.finished) return;
+    const classification = makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+    this.mark(classification, 'the returned promise rejected and nothing handled it');
+    this.finish({ classification: this.marks.classification });
   }
 
   private succeed(result: unknown): void {
@@ -343,56 +363,6 @@ class ToolCall {
     }
   }
 
-  /** Watches async iterables and Node streams in place; false when `value` is neither. */
-  private watchStream(value: unknown): boolean {
-    if (isNodeReadable(value)) {
-      watchNodeReadable(value, this);
-      return true;
-    }
-    if (isAsyncIterator(value)) {
-      if (!instrumentIterator(value, this)) this.succeed(undefined);
-      return true;
-    }
-    if (isAsyncIterable(value)) {
-      if (!instrumentIterable(value, this)) this.succeed(undefined);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * A web stream cannot be watched in place (`pipeTo` and `tee` bypass any patched method), so it
-   * is read through a new stream that pulls on demand: same chunks, same error, same cancel.
-   */
-  private watchWebStream(stream: ReadableStream): ReadableStream {
-    if (stream.locked) {
-      this.succeed(undefined);
-      return stream;
-    }
-    const reader = stream.getReader();
-    return new ReadableStream(
-      {
-        pull: async (controller) => {
-          try {
-            const { done, value } = await this.runStep(() => reader.read());
-            if (done) {
-              controller.close();
-              this.streamEnded();
-            } else controller.enqueue(value);
-          } catch (err) {
-            this.fail(err);
-            controller.error(err);
-          }
-        },
-        cancel: (reason) => {
-          this.streamEnded();
-          return reader.cancel(reason);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-  }
-
   /** Runs iterator steps in the call's context, so spans started while producing chunks nest under it. */
   runStep<R>(step: () => R): R {
     return context.with(this.context, step);
@@ -403,124 +373,8 @@ class ToolCall {
   }
 }
 
-const ITERATOR_METHODS = ['next', 'return', 'throw'] as const;
-
-/** Replaces `next`/`return`/`throw` on this one iterator (non-enumerable own properties). */
-function instrumentIterator(iterator: AsyncIterator<unknown>, call: ToolCall): boolean {
-  if (!Object.isExtensible(iterator)) return false;
-  const target = iterator as unknown as Record<string, unknown>;
-  for (const method of ITERATOR_METHODS) {
-    const original = target[method];
-    if (typeof original !== 'function') continue;
-    Object.defineProperty(target, method, {
-      configurable: true,
-      enumerable: false,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]) {
-        let step: unknown;
-        try {
-          step = call.runStep(() => Reflect.apply(original, this, args));
-        } catch (err) {
-          call.fail(err);
-          throw err;
-        }
-        // Only a native promise: calling `then` on another thenable may run it again (see settle).
-        if (types.isPromise(step)) {
-          step.then(
-            (res) => {
-              if (method !== 'next' || (res as IteratorResult<unknown> | undefined)?.done) call.streamEnded();
-            },
-            (err: unknown) => call.fail(err),
-          );
-        }
-        return step;
-      },
-    });
-  }
-  return true;
-}
-
-/** Wraps the iterators this iterable hands out (an own `Symbol.asyncIterator`). */
-function instrumentIterable(iterable: AsyncIterable<unknown>, call: ToolCall): boolean {
-  if (!Object.isExtensible(iterable)) return false;
-  const original = iterable[Symbol.asyncIterator];
-  Object.defineProperty(iterable, Symbol.asyncIterator, {
-    configurable: true,
-    enumerable: false,
-    writable: true,
-    value: function (this: unknown) {
-      const iterator = Reflect.apply(original, this, []) as AsyncIterator<unknown>;
-      try {
-        if (!instrumentIterator(iterator, call)) call.streamEnded();
-      } catch (err) {
-        logger.error('could not watch the tool stream', err);
-      }
-      return iterator;
-    },
-  });
-  return true;
-}
-
-interface NodeReadableLike {
-  once(event: string, listener: () => void): unknown;
-  readonly errored?: unknown;
-}
-
-/**
- * Ends the span on `close` (or `end`). It adds no `error` listener on purpose: that would turn an
- * unhandled stream error, which crashes the process, into a handled one.
- */
-function watchNodeReadable(stream: NodeReadableLike, call: ToolCall): void {
-  stream.once('end', () => call.streamEnded());
-  stream.once('close', () => {
-    let errored: unknown;
-    try {
-      errored = stream.errored;
-    } catch (err) {
-      logger.error('could not read the tool stream error', err);
-    }
-    if (errored === null || errored === undefined || isStoppedByConsumer(errored)) call.streamEnded();
-    else call.fail(errored);
-  });
-}
-
-/**
- * Whether a stream was destroyed because its consumer stopped before the end: breaking out of
- * `for await`, `iterator().return()`, `take(n)`. Node then destroys it with its own AbortError
- * (`ABORT_ERR`) and no cause. An abort through a signal carries the signal's reason as `cause`, and
- * an error of the tool's own keeps its own shape: both still mark the span.
- */
-function isStoppedByConsumer(errored: unknown): boolean {
-  return (
-    isObjectLike(errored) &&
-    read(errored, 'code') === 'ABORT_ERR' &&
-    read(errored, 'name') === 'AbortError' &&
-    read(errored, 'cause') === undefined
-  );
-}
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return isObjectLike(value) && typeof (value as { then?: unknown }).then === 'function';
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    isObjectLike(value) && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
-  );
-}
-
-function isAsyncIterator(value: unknown): value is AsyncIterator<unknown> {
-  return isAsyncIterable(value) && typeof (value as { next?: unknown }).next === 'function';
-}
-
-function isWebReadableStream(value: unknown): value is ReadableStream {
-  return typeof ReadableStream === 'function' && value instanceof ReadableStream;
-}
-
-function isNodeReadable(value: unknown): value is NodeReadableLike {
-  if (!isObjectLike(value)) return false;
-  const stream = value as Record<string, unknown>;
-  return typeof stream.pipe === 'function' && typeof stream.once === 'function' && 'readable' in stream;
 }
 
 function readAttributes(span: Span): Attributes {
