@@ -57,28 +57,54 @@ export function instrumentTool<F extends ToolFunction>(
       callOptions,
     );
 
-  // A method-shorthand wrapper has no `prototype` and cannot be `new`ed, like arrow and async
-  // functions; a `function` wrapper stands in for constructible functions.
-  const wrapped: ToolFunction =
-    'prototype' in fn
-      ? function (this: unknown, ...args: unknown[]) {
-          return new.target ? Reflect.construct(fn, args, new.target) : trace_(this, args);
-        }
-      : {
-          tool(this: unknown, ...args: unknown[]) {
-            return trace_(this, args);
-          },
-        }.tool;
+  const wrapped = wrapperFor(fn, trace_);
   // Same [[Prototype]] as `fn` (AsyncFunction, AsyncGeneratorFunction…): frameworks pick how to
   // run a tool by it, e.g. VoltAgent streams an `execute` whose constructor is AsyncGeneratorFunction.
   Object.setPrototypeOf(wrapped, Object.getPrototypeOf(fn));
   Object.defineProperty(wrapped, 'length', { value: fn.length, configurable: true });
   Object.defineProperty(wrapped, 'name', { value: fn.name, configurable: true });
-  if ('prototype' in fn)
+  if ('prototype' in fn && 'prototype' in wrapped)
     (wrapped as { prototype: unknown }).prototype = (fn as { prototype: unknown }).prototype;
   for (const key of Reflect.ownKeys(fn)) {
     if (FUNCTION_KEYS.has(key)) continue;
     Object.defineProperty(wrapped, key, Object.getOwnPropertyDescriptor(fn, key)!);
   }
   return wrapped as F;
+}
+
+/**
+ * A wrapper as constructible as `fn`. A method-shorthand wrapper has no `prototype` and cannot be
+ * `new`ed, like arrow and async functions; a `function` wrapper stands in for constructible
+ * functions, and a bound one for bound functions, which are constructible without a `prototype`.
+ */
+function wrapperFor(fn: ToolFunction, trace_: (self: unknown, args: unknown[]) => unknown): ToolFunction {
+  if (!isConstructor(fn)) {
+    return {
+      tool(this: unknown, ...args: unknown[]) {
+        return trace_(this, args);
+      },
+    }.tool;
+  }
+  const construct = function (this: unknown, ...args: unknown[]) {
+    return new.target ? Reflect.construct(fn, args, new.target) : trace_(this, args);
+  };
+  if ('prototype' in fn) return construct;
+  // `new` on a bound function passes its target as `new.target`: construct `fn` itself then, so
+  // the instance gets the prototype `new fn()` gives. A bound `fn` ignores `this` anyway.
+  const bound = function (this: unknown, ...args: unknown[]) {
+    if (!new.target) return trace_(this, args);
+    return new.target === bound ? Reflect.construct(fn, args) : Reflect.construct(fn, args, new.target);
+  };
+  return bound.bind(undefined);
+}
+
+/** Whether `fn` can be called with `new`, found without calling it. */
+function isConstructor(fn: ToolFunction): boolean {
+  if ('prototype' in fn) return true;
+  try {
+    Reflect.construct(Object, [], fn);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -94,6 +94,11 @@ const TOOL_CALL_KEY = createContextKey('otel-tool-errors.toolCall');
  */
 interface SpanMarks {
   classification?: ToolErrorClassification;
+  /**
+   * The strongest failure of nested calls on the span (same tool, called inside itself), written
+   * only if the outermost call fails too: an outer call that recovered leaves the span unmarked.
+   */
+  nested?: { classification: ToolErrorClassification; message: string | undefined };
 }
 const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
 
@@ -175,7 +180,7 @@ function startToolCall(
       // The call that made `active` active, if it was ours: read from the context rather than
       // kept in a WeakSet of our spans, whose entry per call cost ~0.24 µs (BENCHMARKS.md).
       const outer = parent.getValue(TOOL_CALL_KEY) as ToolCall | undefined;
-      if (outer?.span === active && outer.role !== 'framework') {
+      if (outer?.span === active) {
         return new ToolCall(active, 'nested', outer.marks, parent, config, info, options);
       }
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
@@ -287,7 +292,7 @@ class ToolCall implements ResultObserver {
   failUnobserved(): void {
     if (this.finished) return;
     const classification = makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
-    this.mark(classification, 'the returned promise rejected and nothing handled it');
+    this.mark(classification, 'the returned promise rejected and nothing handled it', true);
     this.finish({ classification: this.marks.classification });
   }
 
@@ -296,7 +301,7 @@ class ToolCall implements ResultObserver {
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
-      if (classification) this.mark(classification, undefined);
+      if (classification) this.mark(classification, undefined, true);
       if (this.config.captureResults && result !== undefined) {
         this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
       }
@@ -317,7 +322,8 @@ class ToolCall implements ResultObserver {
         message !== undefined && (hidden.length > 0 || recordsException)
           ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
           : undefined;
-      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message);
+      // A noted error is about to be swallowed: it marks the span whichever call noted it.
+      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
       if (recordsException) {
         this.exceptionRecorded = true;
         this.span.recordException(redactedException(err, hidden, redacted));
@@ -335,10 +341,35 @@ class ToolCall implements ResultObserver {
     return this.hiddenTexts;
   }
 
-  /** Writes the classification unless the span already holds one from stronger or equal evidence. */
-  private mark(classification: ToolErrorClassification, message: string | undefined): void {
+  /**
+   * Writes the classification unless the span already holds one from stronger or equal evidence.
+   * A nested call's failure waits in `marks.nested` until the outermost call fails too.
+   */
+  private mark(
+    classification: ToolErrorClassification,
+    message: string | undefined,
+    failsCall: boolean,
+  ): void {
     // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
     if (!this.span.isRecording()) return;
+    const marks = this.marks;
+    if (failsCall && this.role === 'nested') {
+      if (
+        !marks.nested ||
+        isStrongerEvidence(classification.evidence, marks.nested.classification.evidence)
+      ) {
+        marks.nested = { classification, message };
+      }
+      return;
+    }
+    this.write(classification, message);
+    if (failsCall && marks.nested) {
+      this.write(marks.nested.classification, marks.nested.message);
+      marks.nested = undefined;
+    }
+  }
+
+  private write(classification: ToolErrorClassification, message: string | undefined): void {
     const previous = this.marks.classification;
     if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
     this.marks.classification = classification;
@@ -348,6 +379,8 @@ class ToolCall implements ResultObserver {
   private finish(outcome: ToolCallOutcome): void {
     if (this.finished) return;
     this.finished = true;
+    // The outermost call ended without failing: what failed inside it was recovered from.
+    if (this.role !== 'nested') this.marks.nested = undefined;
     if (this.role !== 'nested' && this.config.attributesHook && this.span.isRecording()) {
       try {
         this.config.attributesHook(this.span, this.info, outcome);
