@@ -1,6 +1,6 @@
 import { trace, type TracerProvider } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
-import { traceToolCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
+import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
 
 export interface InstrumentToolOptions
   extends
@@ -48,12 +48,13 @@ export function instrumentTool<F extends ToolFunction>(
   // property reads in the wrapper were ~8× slower (bench/wrapper.ts, BENCHMARKS.md).
   const { name, callId, description, type } = base;
   const trace_ = (self: unknown, args: unknown[]) =>
-    traceToolCall(
+    traceFunctionCall(
       tracer,
       config,
       { name, callId, description, type, args: args[0] },
-      // Reflect.apply: a tool may have an own `apply` property, which `fn.apply` would call.
-      () => Reflect.apply(fn, self, args),
+      fn,
+      self,
+      args,
       callOptions,
     );
 

@@ -105,11 +105,14 @@ const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
 /**
  * Runs `run` as one tool execution: starts `execute_tool {name}` (or enriches the active framework
  * tool span), classifies throws and returned errors, never changes behaviour: the same value is
- * returned or thrown, synchronously if `run` is synchronous. Promises are returned as they are;
- * async iterators, iterables and Node streams keep their identity and end the span when they end.
- * Any other thenable ends the span when `run` returns (see ToolCall.settle).
- * A web `ReadableStream` is the one exception: it comes back as a new stream that reads the
- * original on demand (same chunks, same error, same cancel), since `pipeTo`/`tee` bypass patching.
+ * returned or thrown, synchronously if `run` is synchronous. Returned objects are not modified.
+ * Promises are returned as they are and observed once their caller observes them, so an
+ * unhandled rejection stays the app's; Promise subclasses, got's `PCancelable` and Bluebird are
+ * observed through `then` at once. Async generators and Node streams keep their identity and end
+ * the span when they end; any other thenable or async iterable ends the span when `run` returns
+ * (see ToolCall.settle). A web `ReadableStream` is the one exception: it comes back as a new
+ * stream that reads the original on demand (same chunks, same error, same cancel), since
+ * `pipeTo`/`tee` bypass patching.
  */
 export function traceToolCall<T>(
   tracer: Tracer,
@@ -118,11 +121,32 @@ export function traceToolCall<T>(
   run: () => T,
   options: ToolCallOptions = {},
 ): T {
+  return traceFunctionCall(tracer, config, info, run, undefined, [], options);
+}
+
+/**
+ * `traceToolCall` for `fn` called with `self` and `args`: `fn` runs in the call's context through a
+ * bound copy, not a closure, so that each level of a tool calling itself costs few stack frames.
+ */
+export function traceFunctionCall<T>(
+  tracer: Tracer,
+  config: ToolInstrumentationConfig,
+  info: ToolCallInfo,
+  fn: (...args: any[]) => T,
+  self: unknown,
+  args: unknown[],
+  options: ToolCallOptions = {},
+): T {
   const call = startToolCall(tracer, config, info, options);
-  if (!call) return run();
+  if (!call) return Reflect.apply(fn, self, args);
   let result: T;
   try {
-    result = context.with(call.context, run);
+    // A nested call runs in its outer call's context (same span). The context manager calls its
+    // callback with `this` null, not undefined, hence the bound copy.
+    result =
+      call.role === 'nested'
+        ? (Reflect.apply(fn, self, args) as T)
+        : context.with(call.context, () => Reflect.apply(fn, self, args) as T);
   } catch (err) {
     call.fail(err);
     throw err;
@@ -236,7 +260,11 @@ class ToolCall implements ResultObserver {
     private readonly info: ToolCallInfo,
     private readonly options: ToolCallOptions,
   ) {
-    this.context = (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(TOOL_CALL_KEY, this);
+    // A nested call keeps its outer call's context: errors noted inside it mark the same span.
+    this.context =
+      role === 'nested'
+        ? parent
+        : (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(TOOL_CALL_KEY, this);
   }
 
   /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
