@@ -19,8 +19,7 @@ function maxDepth(make: (self: () => Recurse) => Recurse): number {
 }
 
 function searchDepth(make: (self: () => Recurse) => Recurse): number {
-  let tool: Recurse;
-  tool = make(() => tool);
+  const tool: Recurse = make(() => tool);
   let low = 1;
   let high = 1_000_000;
   while (low < high) {
