@@ -15,6 +15,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<Row[]> }>> = {
   peers: () => import('./peers'),
   classifier: () => import('./classifier'),
   scale: () => import('./scale'),
+  'recursion-depth': () => import('./recursion-depth'),
 };
 
 function machine(): string {

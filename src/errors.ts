@@ -1,4 +1,5 @@
 import { TOOL_EXECUTION_ERROR_BRAND } from './classify/classify-error';
+import { isError } from './classify/safe';
 import type { ToolErrorClassification } from './classify/classification';
 import { TOOL_ERROR_KIND_MEANINGS, isToolErrorKind, type ToolErrorKind } from './classify/kinds';
 
@@ -70,8 +71,7 @@ export class ToolExecutionError extends Error {
       toolName: this.toolName,
       input: this.input,
       timestamp: new Date(this.timestamp).toISOString(),
-      cause:
-        this.cause instanceof Error ? { name: this.cause.name, message: this.cause.message } : this.cause,
+      cause: isError(this.cause) ? { name: this.cause.name, message: this.cause.message } : this.cause,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 /**
  * Keeps secrets out of telemetry. `scrubMessage` makes a short status description from an error
  * message; `redactText` cleans multi-line text (an exception's message), `redactStack` a stack;
@@ -155,23 +156,79 @@ const SECRET_KEYS =
 
 /**
  * Tool arguments or results, as a JSON string with secret-named keys and secret-shaped values
- * redacted, truncated to `maxLength`. Never throws: unserialisable values become a placeholder.
+ * redacted, truncated to `maxLength`. Never throws. Runs none of the value's code: own enumerable
+ * data properties only, never a getter (written as `"[getter]"`), `toJSON` or Proxy trap (a Proxy
+ * is `"[Proxy]"`); a Date is its ISO text, a repeated object `"[Circular]"`.
  */
 export function redactForCapture(value: unknown, maxLength: number = DEFAULT_MAX_CAPTURE_LENGTH): string {
   let json: string | undefined;
   try {
-    json =
-      typeof value === 'string'
-        ? value
-        : JSON.stringify(value, (key, inner: unknown) =>
-            key !== '' && SECRET_KEYS.test(key) ? REDACTED : inner,
-          );
+    json = typeof value === 'string' ? value : JSON.stringify(plainCopy(value, maxLength * 4));
   } catch {
     json = undefined;
   }
   if (json === undefined) return '[unserializable]';
   const head = json.length > maxLength * 4 ? json.slice(0, maxLength * 4) : json;
   return truncate(replaceSecrets(head), maxLength);
+}
+
+/** Bounds for `plainCopy`: a captured value is cut to a few KiB anyway. */
+const MAX_CAPTURE_DEPTH = 16;
+
+/**
+ * What `JSON.stringify` would see of `value`, read from own data properties only, with secret-named
+ * keys redacted; stops copying after about `budget` characters' worth of values.
+ */
+function plainCopy(value: unknown, budget: number): unknown {
+  const inPath = new Set<object>();
+  let left = budget;
+  const copy = (inner: unknown, depth: number): unknown => {
+    if (typeof inner === 'string') {
+      left -= inner.length;
+      return inner;
+    }
+    if (typeof inner === 'bigint') return inner.toString();
+    if (typeof inner !== 'object' || inner === null) return typeof inner === 'function' ? undefined : inner;
+    if (types.isProxy(inner)) return '[Proxy]';
+    if (types.isDate(inner))
+      return Number.isNaN(Date.prototype.getTime.call(inner)) ? null : Date.prototype.toISOString.call(inner);
+    if (inPath.has(inner)) return '[Circular]';
+    if (depth >= MAX_CAPTURE_DEPTH || left <= 0) return '[…]';
+    inPath.add(inner);
+    try {
+      if (Array.isArray(inner)) {
+        const out: unknown[] = [];
+        for (let i = 0; i < inner.length && left > 0; i++) {
+          const descriptor = Object.getOwnPropertyDescriptor(inner, i);
+          out.push(
+            descriptor === undefined
+              ? null
+              : 'value' in descriptor
+                ? (copy(descriptor.value, depth + 1) ?? null)
+                : '[getter]',
+          );
+          left -= 1;
+        }
+        return out;
+      }
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(inner)) {
+        if (left <= 0) break;
+        left -= key.length + 1;
+        const descriptor = Object.getOwnPropertyDescriptor(inner, key);
+        if (descriptor === undefined) continue;
+        out[key] = SECRET_KEYS.test(key)
+          ? REDACTED
+          : 'value' in descriptor
+            ? copy(descriptor.value, depth + 1)
+            : '[getter]';
+      }
+      return out;
+    } finally {
+      inPath.delete(inner);
+    }
+  };
+  return copy(value, 0);
 }
 
 /** Bounds for `argumentTexts`: enough for real tool inputs, cheap for hostile ones. */

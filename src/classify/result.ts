@@ -1,7 +1,7 @@
 import { classifyToolError } from './classify-error';
 import { makeClassification, type ToolErrorClassification } from './classification';
 import { isStructuredEvidence } from './evidence';
-import { isObjectLike, read, readString } from './safe';
+import { isError, isObjectLike, readOwnData, readOwnString, readString } from './safe';
 import { classifyMessage } from './message';
 
 /**
@@ -13,7 +13,9 @@ import { classifyMessage } from './message';
  * - the ADK contract `{ success: false, error }`;
  * - Mastra and VoltAgent `{ error: true, message, validationErrors? }`;
  * - `{ error: "text" }` or `{ error: Error }`.
- * Returns `undefined` for anything that is not an error result. Never throws.
+ * Returns `undefined` for anything that is not an error result. Never throws. Reads the result's
+ * own data properties only (no getter, no Proxy trap runs); an error object found in it is read as
+ * `classifyToolError` reads a thrown one.
  */
 export function classifyToolResult(result: unknown): ToolErrorClassification | undefined {
   try {
@@ -26,35 +28,38 @@ export function classifyToolResult(result: unknown): ToolErrorClassification | u
 function detect(result: unknown): ToolErrorClassification | undefined {
   if (!isObjectLike(result) || Array.isArray(result)) return undefined;
 
-  if (read(result, 'type') === 'tool-error') {
-    const error = read(result, 'error');
+  if (readOwnData(result, 'type') === 'tool-error') {
+    const error = readOwnData(result, 'error');
     return error === undefined ? fromText(undefined) : classifyToolError(error);
   }
-  if (read(result, 'isError') === true || read(result, 'is_error') === true) {
-    return fromText(textOf(read(result, 'content')) ?? textOf(read(result, 'output')));
+  if (readOwnData(result, 'isError') === true || readOwnData(result, 'is_error') === true) {
+    return fromText(textOf(readOwnData(result, 'content')) ?? textOf(readOwnData(result, 'output')));
   }
-  const error = read(result, 'error');
+  const error = readOwnData(result, 'error');
   if (error === true) {
     // Mastra returns validation failures as `{ error: true, validationErrors }`: bad input never
     // ran the tool; bad output means the tool ran and returned something its schema refuses.
-    if (read(result, 'validationErrors') !== undefined) {
-      const outputFailed = /output validation/i.test(readString(result, 'message') ?? '');
+    if (readOwnData(result, 'validationErrors') !== undefined) {
+      const outputFailed = /output validation/i.test(readOwnString(result, 'message') ?? '');
       return makeClassification(outputFailed ? 'tool_error' : 'invalid_input', 'tool_error', 'result');
     }
     return fromNamedResult(result);
   }
-  if (read(result, 'success') === false) return fromErrorValue(error ?? read(result, 'message'));
-  if (read(result, 'status') === 'error') {
-    return fromText(textOf(read(result, 'content')) ?? readString(result, 'error_message') ?? textOf(error));
+  if (readOwnData(result, 'success') === false)
+    return fromErrorValue(error ?? readOwnData(result, 'message'));
+  if (readOwnData(result, 'status') === 'error') {
+    return fromText(
+      textOf(readOwnData(result, 'content')) ?? readOwnString(result, 'error_message') ?? textOf(error),
+    );
   }
-  if ((typeof error === 'string' && error !== '') || isErrorObject(error)) return fromErrorValue(error);
+  if ((typeof error === 'string' && error !== '') || isError(error)) return fromErrorValue(error);
   return undefined;
 }
 
 /** VoltAgent's `{ error: true, name, message }` keeps the class name of what was thrown. */
 function fromNamedResult(result: object): ToolErrorClassification {
-  const name = readString(result, 'name');
-  const message = readString(result, 'message');
+  const name = readOwnString(result, 'name');
+  const message = readOwnString(result, 'message');
   if (name && name !== 'Error') {
     const byName = classifyToolError({ name, message });
     if (isStructuredEvidence(byName.evidence)) return byName;
@@ -72,14 +77,6 @@ function fromErrorValue(error: unknown): ToolErrorClassification {
   return classified.evidence === 'fallback' ? fromText(readString(error, 'message')) : classified;
 }
 
-function isErrorObject(value: unknown): boolean {
-  try {
-    return value instanceof Error;
-  } catch {
-    return false;
-  }
-}
-
 /** A returned error described only by text: `tool_error` unless the text says more. */
 function fromText(text: string | undefined): ToolErrorClassification {
   const found = text ? classifyMessage(text) : undefined;
@@ -92,10 +89,10 @@ function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
     for (const block of value) {
-      const text = readString(block, 'text');
+      const text = readOwnString(block, 'text');
       if (text) return text;
     }
     return undefined;
   }
-  return readString(value, 'message');
+  return readOwnString(value, 'message');
 }

@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 /**
  * Property reads that never throw. Errors come from anywhere: Proxies with throwing traps,
  * getters that throw, frozen or null-prototype objects. The classifier must survive them all.
@@ -51,4 +53,34 @@ export function readHeader(headers: unknown, name: string): string | undefined {
   const direct = read(headers, name);
   if (typeof direct === 'string' || typeof direct === 'number') return String(direct);
   return undefined;
+}
+
+/**
+ * An own data property of a plain (non-Proxy) object, without running anything: no getter, no
+ * Proxy trap. For objects the app keeps using (a tool's returned result), where reading must not
+ * have effects.
+ */
+export function readOwnData(target: unknown, key: PropertyKey): unknown {
+  if (!isObjectLike(target) || types.isProxy(target)) return undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+}
+
+export function readOwnString(target: unknown, key: PropertyKey): string | undefined {
+  const value = readOwnData(target, key);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Whether `value` is an error by its brand (`[[ErrorData]]`): true for errors from another realm
+ * (`vm` contexts, iframes), which fail `instanceof Error`. Objects that only inherit from
+ * `Error.prototype` count too.
+ */
+export function isError(value: unknown): value is Error {
+  if (types.isNativeError(value)) return true;
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
 }

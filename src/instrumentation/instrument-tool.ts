@@ -1,6 +1,6 @@
 import { trace, type TracerProvider } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
-import { traceToolCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
+import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
 
 export interface InstrumentToolOptions
   extends
@@ -48,37 +48,64 @@ export function instrumentTool<F extends ToolFunction>(
   // property reads in the wrapper were ~8× slower (bench/wrapper.ts, BENCHMARKS.md).
   const { name, callId, description, type } = base;
   const trace_ = (self: unknown, args: unknown[]) =>
-    traceToolCall(
+    traceFunctionCall(
       tracer,
       config,
       { name, callId, description, type, args: args[0] },
-      // Reflect.apply: a tool may have an own `apply` property, which `fn.apply` would call.
-      () => Reflect.apply(fn, self, args),
+      fn,
+      self,
+      args,
       callOptions,
     );
 
-  // A method-shorthand wrapper has no `prototype` and cannot be `new`ed, like arrow and async
-  // functions; a `function` wrapper stands in for constructible functions.
-  const wrapped: ToolFunction =
-    'prototype' in fn
-      ? function (this: unknown, ...args: unknown[]) {
-          return new.target ? Reflect.construct(fn, args, new.target) : trace_(this, args);
-        }
-      : {
-          tool(this: unknown, ...args: unknown[]) {
-            return trace_(this, args);
-          },
-        }.tool;
+  const wrapped = wrapperFor(fn, trace_);
   // Same [[Prototype]] as `fn` (AsyncFunction, AsyncGeneratorFunction…): frameworks pick how to
   // run a tool by it, e.g. VoltAgent streams an `execute` whose constructor is AsyncGeneratorFunction.
   Object.setPrototypeOf(wrapped, Object.getPrototypeOf(fn));
   Object.defineProperty(wrapped, 'length', { value: fn.length, configurable: true });
   Object.defineProperty(wrapped, 'name', { value: fn.name, configurable: true });
-  if ('prototype' in fn)
+  if ('prototype' in fn && 'prototype' in wrapped)
     (wrapped as { prototype: unknown }).prototype = (fn as { prototype: unknown }).prototype;
   for (const key of Reflect.ownKeys(fn)) {
     if (FUNCTION_KEYS.has(key)) continue;
     Object.defineProperty(wrapped, key, Object.getOwnPropertyDescriptor(fn, key)!);
   }
   return wrapped as F;
+}
+
+/**
+ * A wrapper as constructible as `fn`. A method-shorthand wrapper has no `prototype` and cannot be
+ * `new`ed, like arrow and async functions; a `function` wrapper stands in for constructible
+ * functions, and a bound one for bound functions, which are constructible without a `prototype`.
+ */
+function wrapperFor(fn: ToolFunction, trace_: (self: unknown, args: unknown[]) => unknown): ToolFunction {
+  if (!isConstructor(fn)) {
+    return {
+      tool(this: unknown, ...args: unknown[]) {
+        return trace_(this, args);
+      },
+    }.tool;
+  }
+  const construct = function (this: unknown, ...args: unknown[]) {
+    return new.target ? Reflect.construct(fn, args, new.target) : trace_(this, args);
+  };
+  if ('prototype' in fn) return construct;
+  // `new` on a bound function passes its target as `new.target`: construct `fn` itself then, so
+  // the instance gets the prototype `new fn()` gives. A bound `fn` ignores `this` anyway.
+  const bound = function (this: unknown, ...args: unknown[]) {
+    if (!new.target) return trace_(this, args);
+    return new.target === bound ? Reflect.construct(fn, args) : Reflect.construct(fn, args, new.target);
+  };
+  return bound.bind(undefined);
+}
+
+/** Whether `fn` can be called with `new`, found without calling it. */
+function isConstructor(fn: ToolFunction): boolean {
+  if ('prototype' in fn) return true;
+  try {
+    Reflect.construct(Object, [], fn);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,3 @@
-import { types } from 'node:util';
 import {
   context,
   createContextKey,
@@ -17,6 +16,7 @@ import {
   isStrongerEvidence,
   type ToolErrorClassification,
 } from '../classify';
+import { makeClassification } from '../classify/classification';
 import {
   argumentTexts,
   MAX_EXCEPTION_TEXT_LENGTH,
@@ -32,6 +32,7 @@ import {
   ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ERROR_TYPE_VALUE_OTHER,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '../semconv';
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
@@ -39,6 +40,16 @@ import type { ReadableSpanLike } from '../processor/span-shape';
 import { isObjectLike, read, readString } from '../classify/safe';
 import { markSpanFailed } from '../tool-span/marked-failure';
 import type { ToolInstrumentationConfig } from './config';
+import {
+  eagerThenable,
+  isPlainPromise,
+  isWebReadableStream,
+  observeNow,
+  observeWhenCallerDoes,
+  watchStream,
+  watchWebStream,
+  type ResultObserver,
+} from './result-watch';
 
 export interface ToolCallInfo {
   name: string;
@@ -83,17 +94,25 @@ const TOOL_CALL_KEY = createContextKey('otel-tool-errors.toolCall');
  */
 interface SpanMarks {
   classification?: ToolErrorClassification;
+  /**
+   * The strongest failure of nested calls on the span (same tool, called inside itself), written
+   * only if the outermost call fails too: an outer call that recovered leaves the span unmarked.
+   */
+  nested?: { classification: ToolErrorClassification; message: string | undefined };
 }
 const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
 
 /**
  * Runs `run` as one tool execution: starts `execute_tool {name}` (or enriches the active framework
  * tool span), classifies throws and returned errors, never changes behaviour: the same value is
- * returned or thrown, synchronously if `run` is synchronous. Promises are returned as they are;
- * async iterators, iterables and Node streams keep their identity and end the span when they end.
- * Any other thenable ends the span when `run` returns (see ToolCall.settle).
- * A web `ReadableStream` is the one exception: it comes back as a new stream that reads the
- * original on demand (same chunks, same error, same cancel), since `pipeTo`/`tee` bypass patching.
+ * returned or thrown, synchronously if `run` is synchronous. Returned objects are not modified.
+ * Promises are returned as they are and observed once their caller observes them, so an
+ * unhandled rejection stays the app's; Promise subclasses, got's `PCancelable` and Bluebird are
+ * observed through `then` at once. Async generators and Node streams keep their identity and end
+ * the span when they end; any other thenable or async iterable ends the span when `run` returns
+ * (see ToolCall.settle). A web `ReadableStream` is the one exception: it comes back as a new
+ * stream that reads the original on demand (same chunks, same error, same cancel), since
+ * `pipeTo`/`tee` bypass patching.
  */
 export function traceToolCall<T>(
   tracer: Tracer,
@@ -102,11 +121,32 @@ export function traceToolCall<T>(
   run: () => T,
   options: ToolCallOptions = {},
 ): T {
+  return traceFunctionCall(tracer, config, info, run, undefined, [], options);
+}
+
+/**
+ * `traceToolCall` for `fn` called with `self` and `args`: `fn` runs in the call's context through a
+ * bound copy, not a closure, so that each level of a tool calling itself costs few stack frames.
+ */
+export function traceFunctionCall<T>(
+  tracer: Tracer,
+  config: ToolInstrumentationConfig,
+  info: ToolCallInfo,
+  fn: (...args: any[]) => T,
+  self: unknown,
+  args: unknown[],
+  options: ToolCallOptions = {},
+): T {
   const call = startToolCall(tracer, config, info, options);
-  if (!call) return run();
+  if (!call) return Reflect.apply(fn, self, args);
   let result: T;
   try {
-    result = context.with(call.context, run);
+    // A nested call runs in its outer call's context (same span). The context manager calls its
+    // callback with `this` null, not undefined, hence the bound copy.
+    result =
+      call.role === 'nested'
+        ? (Reflect.apply(fn, self, args) as T)
+        : context.with(call.context, () => Reflect.apply(fn, self, args) as T);
   } catch (err) {
     call.fail(err);
     throw err;
@@ -164,7 +204,7 @@ function startToolCall(
       // The call that made `active` active, if it was ours: read from the context rather than
       // kept in a WeakSet of our spans, whose entry per call cost ~0.24 µs (BENCHMARKS.md).
       const outer = parent.getValue(TOOL_CALL_KEY) as ToolCall | undefined;
-      if (outer?.span === active && outer.role !== 'framework') {
+      if (outer?.span === active) {
         return new ToolCall(active, 'nested', outer.marks, parent, config, info, options);
       }
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
@@ -204,7 +244,7 @@ function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attrib
 }
 
 /** One tool execution's span work. Every method is safe: it reports through `diag`, never throws. */
-class ToolCall {
+class ToolCall implements ResultObserver {
   readonly context: Context;
   private finished = false;
   private exceptionRecorded = false;
@@ -220,17 +260,23 @@ class ToolCall {
     private readonly info: ToolCallInfo,
     private readonly options: ToolCallOptions,
   ) {
-    this.context = (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(TOOL_CALL_KEY, this);
+    // A nested call keeps its outer call's context: errors noted inside it mark the same span.
+    this.context =
+      role === 'nested'
+        ? parent
+        : (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(TOOL_CALL_KEY, this);
   }
 
   /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
   settle<T>(result: T): T {
     try {
-      if (types.isPromise(result) || (this.options.eagerThenable && isThenable(result))) {
-        result.then(
-          (value) => this.settleResolved(value),
-          (err: unknown) => this.fail(err),
-        );
+      if (isPlainPromise(result)) {
+        observeWhenCallerDoes(result, this);
+        return result;
+      }
+      const thenable = this.options.eagerThenable && isThenable(result) ? result : eagerThenable(result);
+      if (thenable) {
+        observeNow(thenable, this);
         return result;
       }
       // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
@@ -240,8 +286,8 @@ class ToolCall {
         this.succeed(undefined);
         return result;
       }
-      if (isWebReadableStream(result)) return this.watchWebStream(result) as T;
-      if (!this.watchStream(result)) this.succeed(result);
+      if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
+      if (!watchStream(result, this)) this.succeed(result);
     } catch (err) {
       logger.error('could not watch the tool result', err);
       this.finish({});
@@ -260,10 +306,10 @@ class ToolCall {
     this.finish({ error: err, classification: this.failWith(err, true) });
   }
 
-  private settleResolved(value: unknown): void {
+  resolved(value: unknown): void {
     try {
       // A web stream inside a promise cannot be replaced, so the span ends with the promise.
-      if (!isWebReadableStream(value) && this.watchStream(value)) return;
+      if (!isWebReadableStream(value) && watchStream(value, this)) return;
       this.succeed(value);
     } catch (err) {
       logger.error('could not watch the tool result', err);
@@ -271,12 +317,19 @@ class ToolCall {
     }
   }
 
+  failUnobserved(): void {
+    if (this.finished) return;
+    const classification = makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+    this.mark(classification, 'the returned promise rejected and nothing handled it', true);
+    this.finish({ classification: this.marks.classification });
+  }
+
   private succeed(result: unknown): void {
     if (this.finished) return;
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
-      if (classification) this.mark(classification, undefined);
+      if (classification) this.mark(classification, undefined, true);
       if (this.config.captureResults && result !== undefined) {
         this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
       }
@@ -297,7 +350,8 @@ class ToolCall {
         message !== undefined && (hidden.length > 0 || recordsException)
           ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
           : undefined;
-      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message);
+      // A noted error is about to be swallowed: it marks the span whichever call noted it.
+      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
       if (recordsException) {
         this.exceptionRecorded = true;
         this.span.recordException(redactedException(err, hidden, redacted));
@@ -315,10 +369,35 @@ class ToolCall {
     return this.hiddenTexts;
   }
 
-  /** Writes the classification unless the span already holds one from stronger or equal evidence. */
-  private mark(classification: ToolErrorClassification, message: string | undefined): void {
+  /**
+   * Writes the classification unless the span already holds one from stronger or equal evidence.
+   * A nested call's failure waits in `marks.nested` until the outermost call fails too.
+   */
+  private mark(
+    classification: ToolErrorClassification,
+    message: string | undefined,
+    failsCall: boolean,
+  ): void {
     // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
     if (!this.span.isRecording()) return;
+    const marks = this.marks;
+    if (failsCall && this.role === 'nested') {
+      if (
+        !marks.nested ||
+        isStrongerEvidence(classification.evidence, marks.nested.classification.evidence)
+      ) {
+        marks.nested = { classification, message };
+      }
+      return;
+    }
+    this.write(classification, message);
+    if (failsCall && marks.nested) {
+      this.write(marks.nested.classification, marks.nested.message);
+      marks.nested = undefined;
+    }
+  }
+
+  private write(classification: ToolErrorClassification, message: string | undefined): void {
     const previous = this.marks.classification;
     if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
     this.marks.classification = classification;
@@ -328,6 +407,8 @@ class ToolCall {
   private finish(outcome: ToolCallOutcome): void {
     if (this.finished) return;
     this.finished = true;
+    // The outermost call ended without failing: what failed inside it was recovered from.
+    if (this.role !== 'nested') this.marks.nested = undefined;
     if (this.role !== 'nested' && this.config.attributesHook && this.span.isRecording()) {
       try {
         this.config.attributesHook(this.span, this.info, outcome);
@@ -343,56 +424,6 @@ class ToolCall {
     }
   }
 
-  /** Watches async iterables and Node streams in place; false when `value` is neither. */
-  private watchStream(value: unknown): boolean {
-    if (isNodeReadable(value)) {
-      watchNodeReadable(value, this);
-      return true;
-    }
-    if (isAsyncIterator(value)) {
-      if (!instrumentIterator(value, this)) this.succeed(undefined);
-      return true;
-    }
-    if (isAsyncIterable(value)) {
-      if (!instrumentIterable(value, this)) this.succeed(undefined);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * A web stream cannot be watched in place (`pipeTo` and `tee` bypass any patched method), so it
-   * is read through a new stream that pulls on demand: same chunks, same error, same cancel.
-   */
-  private watchWebStream(stream: ReadableStream): ReadableStream {
-    if (stream.locked) {
-      this.succeed(undefined);
-      return stream;
-    }
-    const reader = stream.getReader();
-    return new ReadableStream(
-      {
-        pull: async (controller) => {
-          try {
-            const { done, value } = await this.runStep(() => reader.read());
-            if (done) {
-              controller.close();
-              this.streamEnded();
-            } else controller.enqueue(value);
-          } catch (err) {
-            this.fail(err);
-            controller.error(err);
-          }
-        },
-        cancel: (reason) => {
-          this.streamEnded();
-          return reader.cancel(reason);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-  }
-
   /** Runs iterator steps in the call's context, so spans started while producing chunks nest under it. */
   runStep<R>(step: () => R): R {
     return context.with(this.context, step);
@@ -403,124 +434,8 @@ class ToolCall {
   }
 }
 
-const ITERATOR_METHODS = ['next', 'return', 'throw'] as const;
-
-/** Replaces `next`/`return`/`throw` on this one iterator (non-enumerable own properties). */
-function instrumentIterator(iterator: AsyncIterator<unknown>, call: ToolCall): boolean {
-  if (!Object.isExtensible(iterator)) return false;
-  const target = iterator as unknown as Record<string, unknown>;
-  for (const method of ITERATOR_METHODS) {
-    const original = target[method];
-    if (typeof original !== 'function') continue;
-    Object.defineProperty(target, method, {
-      configurable: true,
-      enumerable: false,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]) {
-        let step: unknown;
-        try {
-          step = call.runStep(() => Reflect.apply(original, this, args));
-        } catch (err) {
-          call.fail(err);
-          throw err;
-        }
-        // Only a native promise: calling `then` on another thenable may run it again (see settle).
-        if (types.isPromise(step)) {
-          step.then(
-            (res) => {
-              if (method !== 'next' || (res as IteratorResult<unknown> | undefined)?.done) call.streamEnded();
-            },
-            (err: unknown) => call.fail(err),
-          );
-        }
-        return step;
-      },
-    });
-  }
-  return true;
-}
-
-/** Wraps the iterators this iterable hands out (an own `Symbol.asyncIterator`). */
-function instrumentIterable(iterable: AsyncIterable<unknown>, call: ToolCall): boolean {
-  if (!Object.isExtensible(iterable)) return false;
-  const original = iterable[Symbol.asyncIterator];
-  Object.defineProperty(iterable, Symbol.asyncIterator, {
-    configurable: true,
-    enumerable: false,
-    writable: true,
-    value: function (this: unknown) {
-      const iterator = Reflect.apply(original, this, []) as AsyncIterator<unknown>;
-      try {
-        if (!instrumentIterator(iterator, call)) call.streamEnded();
-      } catch (err) {
-        logger.error('could not watch the tool stream', err);
-      }
-      return iterator;
-    },
-  });
-  return true;
-}
-
-interface NodeReadableLike {
-  once(event: string, listener: () => void): unknown;
-  readonly errored?: unknown;
-}
-
-/**
- * Ends the span on `close` (or `end`). It adds no `error` listener on purpose: that would turn an
- * unhandled stream error, which crashes the process, into a handled one.
- */
-function watchNodeReadable(stream: NodeReadableLike, call: ToolCall): void {
-  stream.once('end', () => call.streamEnded());
-  stream.once('close', () => {
-    let errored: unknown;
-    try {
-      errored = stream.errored;
-    } catch (err) {
-      logger.error('could not read the tool stream error', err);
-    }
-    if (errored === null || errored === undefined || isStoppedByConsumer(errored)) call.streamEnded();
-    else call.fail(errored);
-  });
-}
-
-/**
- * Whether a stream was destroyed because its consumer stopped before the end: breaking out of
- * `for await`, `iterator().return()`, `take(n)`. Node then destroys it with its own AbortError
- * (`ABORT_ERR`) and no cause. An abort through a signal carries the signal's reason as `cause`, and
- * an error of the tool's own keeps its own shape: both still mark the span.
- */
-function isStoppedByConsumer(errored: unknown): boolean {
-  return (
-    isObjectLike(errored) &&
-    read(errored, 'code') === 'ABORT_ERR' &&
-    read(errored, 'name') === 'AbortError' &&
-    read(errored, 'cause') === undefined
-  );
-}
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return isObjectLike(value) && typeof (value as { then?: unknown }).then === 'function';
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    isObjectLike(value) && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
-  );
-}
-
-function isAsyncIterator(value: unknown): value is AsyncIterator<unknown> {
-  return isAsyncIterable(value) && typeof (value as { next?: unknown }).next === 'function';
-}
-
-function isWebReadableStream(value: unknown): value is ReadableStream {
-  return typeof ReadableStream === 'function' && value instanceof ReadableStream;
-}
-
-function isNodeReadable(value: unknown): value is NodeReadableLike {
-  if (!isObjectLike(value)) return false;
-  const stream = value as Record<string, unknown>;
-  return typeof stream.pipe === 'function' && typeof stream.once === 'function' && 'readable' in stream;
 }
 
 function readAttributes(span: Span): Attributes {

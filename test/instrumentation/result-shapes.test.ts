@@ -1,0 +1,306 @@
+import { runInNewContext } from 'node:vm';
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import Bluebird from 'bluebird';
+import { expect } from 'chai';
+import got from 'got';
+import { classifyToolError, classifyToolResult } from '../../src/classify';
+import { instrumentTool } from '../../src/instrumentation/instrument-tool';
+import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+/**
+ * Results that real libraries return, and what the wrapper must leave as it is: got's
+ * `PCancelable`, Bluebird, Promise subclasses, errors from another realm, shared generators,
+ * getters and `toJSON`, bound functions, a nested failure the outer call recovered from.
+ */
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('results the wrapper watches without changing them', () => {
+  let tracing: TestTracing;
+  let tracer: Tracer;
+  let server: FlakyServer;
+
+  before(async () => {
+    tracing = createTestTracing();
+    tracer = tracing.tracer;
+    server = await startFlakyServer();
+  });
+  afterEach(() => tracing.reset());
+  after(async () => {
+    await server.close();
+    await tracing.shutdown();
+  });
+
+  describe('thenables', () => {
+    it("got 14's PCancelable that fails with 500: a failed span, its cancel() and on() kept", async () => {
+      let made: ReturnType<typeof got> | undefined;
+      const returned = traceToolCall(
+        tracer,
+        {},
+        { name: 'got_tool' },
+        () => (made = got(`${server.url}/500`)),
+      );
+      expect(returned).to.equal(made);
+      expect(returned.constructor.name).to.equal('PCancelable');
+      expect(typeof returned.cancel).to.equal('function');
+      expect(typeof returned.on).to.equal('function');
+      expect(Object.keys(returned).sort()).to.deep.equal(Object.keys(got(`${server.url}/ok`)).sort());
+      const err = await returned.catch((e: unknown) => e);
+      expect((err as { name?: string }).name).to.equal('HTTPError');
+      await settle();
+      const span = tracing.span('execute_tool got_tool');
+      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(span.attributes['error.type']).to.equal('500');
+    });
+
+    it('a PCancelable the caller cancels is still cancelable and rejects with its CancelError', async () => {
+      const returned = traceToolCall(tracer, {}, { name: 'got_cancel' }, () => got(`${server.url}/hang`));
+      returned.cancel();
+      const err = await returned.catch((e: unknown) => e);
+      expect((err as { name?: string }).name).to.equal('CancelError');
+      expect(returned.isCanceled).to.equal(true);
+    });
+
+    it('Bluebird: a failed span when it rejects, the same object with its own methods', async () => {
+      const boom = Object.assign(new Error('upstream'), { status: 503 });
+      let made: Bluebird<never> | undefined;
+      const returned = traceToolCall(tracer, {}, { name: 'bluebird' }, () => (made = Bluebird.reject(boom)));
+      expect(returned).to.equal(made);
+      expect(Object.keys(returned)).to.deep.equal(Object.keys(Bluebird.resolve(1)));
+      expect(await returned.reflect().then((i) => i.isRejected())).to.equal(true);
+      expect(returned.reason()).to.equal(boom);
+      await settle();
+      expect(tracing.span('execute_tool bluebird').attributes['error.type']).to.equal('503');
+    });
+
+    it('a Promise subclass: a failed span, its own then never called by the wrapper', async () => {
+      let thenCalls = 0;
+      class Tracked<T> extends Promise<T> {
+        override then<A = T, B = never>(
+          onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+          onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+        ): Promise<A | B> {
+          thenCalls++;
+          return super.then(onFulfilled, onRejected);
+        }
+      }
+      const boom = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+      const returned = traceToolCall(
+        tracer,
+        {},
+        { name: 'subclass' },
+        () => Tracked.reject(boom) as Tracked<never>,
+      );
+      expect(thenCalls).to.equal(0);
+      expect(returned).to.be.instanceOf(Tracked);
+      expect(await returned.then(undefined, (e: unknown) => e)).to.equal(boom);
+      await settle();
+      expect(tracing.span('execute_tool subclass').attributes['error.type']).to.equal('ECONNREFUSED');
+    });
+  });
+
+  describe('errors from another realm (vm context)', () => {
+    const foreign = (source: string): unknown => runInNewContext(source);
+
+    it('are recognised by brand in a returned { error } result', () => {
+      const err = foreign(`new Error('lookup failed')`);
+      expect(err instanceof Error).to.equal(false);
+      expect(classifyToolResult({ error: err })?.kind).to.equal('tool_error');
+      const refused = foreign(`Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' })`);
+      expect(classifyToolResult({ error: refused })).to.include({
+        errorType: 'ECONNREFUSED',
+        kind: 'network',
+      });
+      expect(classifyToolError(refused)).to.include({ errorType: 'ECONNREFUSED', kind: 'network' });
+    });
+
+    it('mark the span of a tool that returns one', async () => {
+      const tool = instrumentTool(() => ({ error: foreign(`new TypeError('bad input')`) }), 'realm', {
+        tracerProvider: tracing.provider,
+      });
+      tool();
+      await settle();
+      expect(tracing.span('execute_tool realm').status.code).to.equal(SpanStatusCode.ERROR);
+    });
+  });
+
+  describe('returned objects', () => {
+    async function* chunks(): AsyncGenerator<number> {
+      yield 1;
+      yield 2;
+    }
+
+    it('an async generator gets no own property and keeps its identity', async () => {
+      const generator = chunks();
+      const returned = traceToolCall(tracer, {}, { name: 'gen' }, () => generator);
+      expect(returned).to.equal(generator);
+      expect(Reflect.ownKeys(returned)).to.deep.equal([]);
+      const seen: number[] = [];
+      for await (const n of returned) seen.push(n);
+      expect(seen).to.deep.equal([1, 2]);
+      expect(Reflect.ownKeys(returned)).to.deep.equal([]);
+    });
+
+    // Before: every call wrapped the generator's methods once more, so each step went through one
+    // more layer per earlier call, until a RangeError.
+    it('a shared generator returned by 10,000 calls: a step goes through as many frames as on call 1', async () => {
+      let framesInside = 0;
+      async function* measured(): AsyncGenerator<number> {
+        for (;;) {
+          framesInside = new Error().stack!.split('\n').length;
+          yield 1;
+        }
+      }
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = Infinity;
+      try {
+        const shared = measured();
+        const tool = instrumentTool(() => shared, 'shared_gen', { tracerProvider: tracing.provider });
+        const first = tool();
+        await first.next();
+        await first.next();
+        const afterOne = framesInside;
+        for (let i = 0; i < 10_000; i++) tool();
+        expect(await tool().next()).to.deep.equal({ value: 1, done: false });
+        expect(framesInside).to.equal(afterOne);
+        expect(Reflect.ownKeys(shared)).to.deep.equal([]);
+      } finally {
+        Error.stackTraceLimit = limit;
+        tracing.reset();
+      }
+    });
+
+    it('a shared async iterable gets no own property either', async () => {
+      const iterable = {
+        async *[Symbol.asyncIterator]() {
+          yield 'x';
+        },
+      };
+      const before = Reflect.ownKeys(iterable).map((k) => [k, Object.getOwnPropertyDescriptor(iterable, k)]);
+      for (let i = 0; i < 3; i++) traceToolCall(tracer, {}, { name: 'iterable' }, () => iterable);
+      const after = Reflect.ownKeys(iterable).map((k) => [k, Object.getOwnPropertyDescriptor(iterable, k)]);
+      expect(after).to.deep.equal(before);
+    });
+
+    it('capture runs no getter, toJSON or Proxy trap of a returned object', async () => {
+      const ran: string[] = [];
+      class Result {
+        city = 'Paris';
+        get expensive(): string {
+          ran.push('getter');
+          return 'computed';
+        }
+        toJSON(): unknown {
+          ran.push('toJSON');
+          return { replaced: true };
+        }
+      }
+      const result = new Result();
+      Object.defineProperty(result, 'ownGetter', {
+        enumerable: true,
+        get: () => {
+          ran.push('own getter');
+          return 1;
+        },
+      });
+      const proxy = new Proxy({}, { get: () => ran.push('trap'), ownKeys: () => (ran.push('ownKeys'), []) });
+      const tool = instrumentTool(() => ({ result, proxy, when: new Date(0) }), 'capture', {
+        tracerProvider: tracing.provider,
+        captureResults: true,
+      });
+      tool();
+      await settle();
+      expect(ran).to.deep.equal([]);
+      expect(
+        JSON.parse(tracing.span('execute_tool capture').attributes['gen_ai.tool.call.result'] as string),
+      ).to.deep.equal({
+        result: { city: 'Paris', ownGetter: '[getter]' },
+        proxy: '[Proxy]',
+        when: '1970-01-01T00:00:00.000Z',
+      });
+    });
+
+    it('result detection runs no getter of a returned object (capture off)', async () => {
+      const ran: string[] = [];
+      const result = {};
+      for (const key of ['type', 'isError', 'error', 'success', 'status']) {
+        Object.defineProperty(result, key, { enumerable: true, get: () => ran.push(key) });
+      }
+      instrumentTool(() => result, 'no_getters', { tracerProvider: tracing.provider })();
+      await settle();
+      expect(ran).to.deep.equal([]);
+    });
+  });
+
+  describe('functions', () => {
+    it('a wrapped bound function can be called with new', () => {
+      class Point {
+        constructor(
+          readonly x: number,
+          readonly y: number,
+        ) {}
+      }
+      const Bound = Point.bind(null, 1) as unknown as new (y: number) => Point;
+      const Wrapped = instrumentTool(
+        Bound as unknown as (y: number) => Point,
+        'point',
+      ) as unknown as typeof Bound;
+      const made = new Wrapped(2);
+      expect(made).to.be.instanceOf(Point);
+      expect([made.x, made.y]).to.deep.equal([1, 2]);
+      expect('prototype' in Wrapped).to.equal(false);
+    });
+
+    it('a nested failure of the same tool that the outer call recovered from leaves the span unmarked', async () => {
+      const inner = instrumentTool(
+        async () => {
+          throw Object.assign(new Error('first try'), { status: 503 });
+        },
+        'search',
+        { tracerProvider: tracing.provider },
+      );
+      const outer = instrumentTool(
+        async () => {
+          try {
+            return await inner();
+          } catch {
+            return 'from cache';
+          }
+        },
+        'search',
+        { tracerProvider: tracing.provider },
+      );
+      expect(await outer()).to.equal('from cache');
+      await settle();
+      const span = tracing.span('execute_tool search');
+      expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+      expect(span.attributes['error.type']).to.equal(undefined);
+    });
+
+    it('a nested failure the outer call passes on still marks the span with the stronger evidence', async () => {
+      const inner = instrumentTool(
+        async () => {
+          throw Object.assign(new Error('busy'), { status: 503 });
+        },
+        'search2',
+        { tracerProvider: tracing.provider },
+      );
+      const outer = instrumentTool(
+        async () => {
+          try {
+            return await inner();
+          } catch {
+            throw new Error('search failed');
+          }
+        },
+        'search2',
+        { tracerProvider: tracing.provider },
+      );
+      await outer().catch(() => undefined);
+      await settle();
+      expect(tracing.span('execute_tool search2').attributes['error.type']).to.equal('503');
+    });
+  });
+});

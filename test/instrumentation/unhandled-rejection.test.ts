@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+
+const fixtures = join(__dirname, 'fixtures');
+/** Set OTHER_NODE to a second Node binary (e.g. Node 24) to run the same comparison on it too. */
+const NODES = [process.execPath, ...(process.env.OTHER_NODE ? [process.env.OTHER_NODE] : [])];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  spans?: { name: string; status: number; errorType?: string }[];
+}
+
+function runApp(node: string, env: Record<string, string>): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'unhandled-'));
+  const spansFile = join(dir, 'spans.json');
+  return new Promise((resolve) => {
+    execFile(
+      node,
+      ['--require', 'tsx/cjs', 'unhandled-rejection.cjs'],
+      { cwd: fixtures, env: { ...process.env, NODE_OPTIONS: '', SPANS_FILE: spansFile, ...env } },
+      (error, stdout, stderr) => {
+        let spans: Run['spans'];
+        try {
+          spans = JSON.parse(readFileSync(spansFile, 'utf8')) as Run['spans'];
+        } catch {
+          spans = undefined;
+        }
+        rmSync(dir, { recursive: true, force: true });
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr, spans });
+      },
+    );
+  });
+}
+
+/**
+ * A tool called fire-and-forget whose promise rejects: the app must see the same
+ * `unhandledRejection` (the crash with no listener, the listener's call with the same promise
+ * object otherwise) with the package as without it.
+ */
+describe('unhandled rejections are the app’s, with or without the package (child processes)', function () {
+  this.timeout(120_000);
+
+  for (const node of NODES) {
+    for (const shape of ['later', 'async']) {
+      for (const listener of ['0', '1']) {
+        it(`${shape} rejection, ${listener === '1' ? 'a listener' : 'no listener'} (${node === process.execPath ? 'this Node' : node})`, async () => {
+          const env = { SHAPE: shape, LISTENER: listener };
+          const [bare, instrumented] = await Promise.all([
+            runApp(node, { ...env, WITH_PACKAGE: '0' }),
+            runApp(node, { ...env, WITH_PACKAGE: '1' }),
+          ]);
+          expect(bare.code).to.equal(listener === '1' ? 0 : 1);
+          expect(instrumented.code).to.equal(bare.code);
+          expect(instrumented.stdout).to.equal(bare.stdout);
+          expect(instrumented.stderr).to.equal(bare.stderr);
+          if (listener === '1') {
+            expect(bare.stdout).to.match(/listener: .*boom, same promise: true/);
+            // The reason went to the app, so the span knows only that the promise failed.
+            expect(instrumented.spans).to.deep.equal([
+              { name: 'execute_tool fire_and_forget', status: 2, errorType: '_OTHER' },
+            ]);
+          }
+        });
+      }
+    }
+
+    it(`a rejection the caller handles later, not at once: no unhandledRejection, the span has the reason (${node === process.execPath ? 'this Node' : node})`, async () => {
+      const env = { SHAPE: 'caught', LISTENER: '1' };
+      const [bare, instrumented] = await Promise.all([
+        runApp(node, { ...env, WITH_PACKAGE: '0' }),
+        runApp(node, { ...env, WITH_PACKAGE: '1' }),
+      ]);
+      expect(bare.stdout).to.equal('called\ncaught: handled boom\nstill running\n');
+      expect([instrumented.code, instrumented.stdout, instrumented.stderr]).to.deep.equal([
+        bare.code,
+        bare.stdout,
+        bare.stderr,
+      ]);
+      expect(instrumented.spans).to.deep.equal([
+        { name: 'execute_tool fire_and_forget', status: 2, errorType: 'Error' },
+      ]);
+    });
+  }
+});
