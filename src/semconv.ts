@@ -67,8 +67,16 @@ export const METRIC_TOOL_ERRORS = 'tool.errors';
 // these unless OTEL_SEMCONV_STABILITY_OPT_IN=http.
 export const ATTR_HTTP_METHOD_OLD = 'http.method';
 export const ATTR_HTTP_STATUS_CODE_OLD = 'http.status_code';
-/** Set only when the HTTP instrumentation is configured to capture the header. */
+/**
+ * Set only when the HTTP instrumentation is configured to capture the header (the register does:
+ * `RETRY_AFTER_HEADERS`); older instrumentation-http releases wrote `-` as `_`.
+ */
 export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER = 'http.response.header.retry-after';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS = 'http.response.header.retry-after-ms';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD = 'http.response.header.retry_after';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD = 'http.response.header.retry_after_ms';
+/** The response headers to capture on HTTP client spans, for 429 + Retry-After (`rate_limit`). */
+export const RETRY_AFTER_HEADERS: readonly string[] = ['retry-after', 'retry-after-ms'];
 
 // What agent frameworks write on their own tool spans. The processor reads these, never writes them.
 /** Vercel AI SDK (v6, and v7 without @ai-sdk/otel): span `ai.toolCall`. */
@@ -91,5 +99,9 @@ export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
 /** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */
 export const ATTR_TRACELOOP_ENTITY_NAME = 'traceloop.entity.name';
 export const ATTR_TRACELOOP_ENTITY_OUTPUT = 'traceloop.entity.output';
+/** OpenLLMetry MCP (`@traceloop/instrumentation-mcp`): span `{tool}.tool` with `traceloop.span.kind=tool`. */
+export const ATTR_TRACELOOP_SPAN_KIND = 'traceloop.span.kind';
+/** dd-trace's MCP integration: span `modelcontextprotocol-sdk.callTool` (or `mcp.request`), tool in `resource.name`. */
+export const ATTR_DD_RESOURCE_NAME = 'resource.name';
 /** Mastra (`@mastra/otel-exporter`, `@mastra/otel-bridge`): `tool_call`, `mcp_tool_call`, ... */
 export const ATTR_MASTRA_SPAN_TYPE = 'mastra.span.type';

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { classifyToolError } from '../classify/classify-error';
 import { type ToolErrorClassification } from '../classify/classification';
+import { isStrongerEvidence } from '../classify/evidence';
 import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
 import { httpStatusFromErrorType } from '../classify/http';
 import { classifyToolResult } from '../classify/result';
@@ -12,6 +13,9 @@ import {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_MASTRA_SPAN_TYPE,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT,
+  ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR,
   ATTR_OPENINFERENCE_OUTPUT_VALUE,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
@@ -19,7 +23,10 @@ import {
   ATTR_TRACELOOP_ENTITY_OUTPUT,
   ATTR_VOLTAGENT_OUTPUT,
   ERROR_TYPE_VALUE_OTHER,
+  ERROR_TYPE_VALUE_TOOL_ERROR,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../semconv';
+import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
 import { lastException, type ReadableSpanLike } from './span-shape';
 import type { ToolSpanFamily } from './tool-span-recognition';
@@ -28,6 +35,8 @@ import type { ToolSpanFamily } from './tool-span-recognition';
 export interface ToolSpanFailure {
   readonly classification: ToolErrorClassification;
   readonly message: string | undefined;
+  /** The `error.type` the span's convention fixes (MCP `isError`: `tool_error`); see `markSpanFailed`. */
+  readonly fixedErrorType?: string;
 }
 
 /** Where each family records what the tool returned. `gen_ai.tool.call.result` is checked for all. */
@@ -37,6 +46,7 @@ const RESULT_ATTRIBUTE: Readonly<Record<ToolSpanFamily, string | undefined>> = {
   voltagent: ATTR_VOLTAGENT_OUTPUT,
   openinference: ATTR_OPENINFERENCE_OUTPUT_VALUE,
   genkit: ATTR_GENKIT_OUTPUT,
+  mcp: ATTR_TRACELOOP_ENTITY_OUTPUT,
   custom: undefined,
 };
 
@@ -44,8 +54,6 @@ const RESULT_ATTRIBUTE: Readonly<Record<ToolSpanFamily, string | undefined>> = {
 const MAX_RESULT_LENGTH = 64 * 1024;
 /** A result worth parsing names one of the keys `classifyToolResult` looks at. */
 const ERROR_RESULT_HINT = /isError|is_error|tool-error|"(?:error|success|status)\\?"/;
-
-const STRUCTURED = new Set(['explicit', 'http_status', 'code', 'class']);
 
 /**
  * Reads, from an ending tool span, whether it failed and how.
@@ -55,21 +63,22 @@ const STRUCTURED = new Set(['explicit', 'http_status', 'code', 'class']);
  * recorded it (MCP `isError`, `{ success: false }`, `{ status: 'error' }`, ...). A failed HTTP call
  * alone is no failure: the tool may have recovered from it.
  *
- * How, strongest evidence first:
- * 1. `error.type` / `tool.error_kind` already on the span (this package's wrapper, the Anthropic
- *    SDK) are kept; only what is missing is filled;
- * 2. structured evidence on the span: the exception event (`exception.type` is `err.code ??
- *    err.name`) with the span's own `http.response.status_code`, classified together as the error
- *    they came from, or a status or code inside the returned result;
- * 3. the last HTTP client call made under the span, when it failed;
- * 4. text: message patterns on the status or exception text, or the returned result's text
- *    (`tool_error` when it says nothing).
+ * How: the span's own evidence, read as the classifier reads an error (the exception event,
+ * whose `exception.type` is `err.code ?? err.name`, with the span's own `http.response.status_code`,
+ * or the returned result), against the last failed HTTP call under the span (`httpChild`), by
+ * `EVIDENCE_ORDER`. `error.type` / `tool.error_kind` already on the span (the Anthropic SDK writes
+ * them) are kept; only what is missing is filled. A span the wrapper marked whole is read by
+ * `httpChildOverMark` instead.
  */
 export function readToolSpanFailure(
   span: ReadableSpanLike,
   family: ToolSpanFamily,
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
+  if (isMcpToolCall(span, family)) {
+    const failure = readMcpErrorResult(span, httpChild);
+    if (failure !== undefined) return failure;
+  }
   const attributes = span.attributes;
   // Mastra's exporter and bridge write `error.type = errorInfo.id || 'unknown'`: a Mastra error id
   // (`TOOL_EXECUTION_FAILED`), not the tool's error, so their spans are classified afresh.
@@ -88,7 +97,7 @@ export function readToolSpanFailure(
   const returned = thrownSignal ? undefined : readReturnedError(span, family);
   if (!thrownSignal && returned === undefined) return undefined;
 
-  const message = failureMessage(span, statusError, exception);
+  const message = spanFailureText(span, statusError, exception);
   const thrown =
     exception !== undefined || message !== undefined || typeof ownStatus === 'number'
       ? classifyToolError({
@@ -107,63 +116,91 @@ export function readToolSpanFailure(
   };
 }
 
-/**
- * Whether the span already carries a whole classification that `readToolSpanFailure` would keep
- * as it is (this package's wrapper writes one): status ERROR and all four attributes, valid.
- */
-export function isMarkedFailure(span: ReadableSpanLike): boolean {
-  const attributes = span.attributes;
-  const errorType = attributes[ATTR_ERROR_TYPE];
-  return (
-    span.status.code === SpanStatusCode.ERROR &&
-    typeof errorType === 'string' &&
-    errorType !== '' &&
-    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined &&
-    isToolErrorKind(attributes[ATTR_TOOL_ERROR_KIND]) &&
-    typeof attributes[ATTR_TOOL_ERROR_RETRYABLE] === 'boolean' &&
-    typeof attributes[ATTR_TOOL_ERROR_EXECUTED] === 'boolean'
-  );
+/** An MCP `tools/call` span, whatever made it: the conventions fix its `error.type` for `isError`. */
+export function isMcpToolCall(span: ReadableSpanLike, family: ToolSpanFamily): boolean {
+  return family === 'mcp' || span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL;
 }
 
 /**
- * The status text of a marked failure, before scrubbing: the same text `readToolSpanFailure` and
- * `markSpanFailed` would choose. A framework may have set its own status message after the wrapper.
+ * An MCP span whose call returned `isError: true`, as other instrumentations record it: Sentry's
+ * `mcp.tool.result.is_error` (and `error.type=tool_error` in newer versions), OpenLLMetry's status
+ * ERROR carrying the result's text with no exception event. The finer answer comes from the
+ * result's text (when recorded) or a failed HTTP call under the span; `error.type` stays `tool_error`.
  */
-export function markedFailureMessage(span: ReadableSpanLike): string {
-  const attributes = span.attributes;
-  return (
-    failureMessage(span, true, lastException(span)) ||
-    `${String(attributes[ATTR_TOOL_ERROR_KIND])}: ${String(attributes[ATTR_ERROR_TYPE])}`
-  );
-}
-
-function failureMessage(
+function readMcpErrorResult(
   span: ReadableSpanLike,
-  statusError: boolean,
-  exception: { message?: string } | undefined,
-): string | undefined {
-  return firstLine((statusError ? span.status.message : undefined) || exception?.message);
+  httpChild: HttpFailure | undefined,
+): ToolSpanFailure | undefined {
+  const attributes = span.attributes;
+  if (lastException(span) !== undefined) return undefined;
+  const statusError = span.status.code === SpanStatusCode.ERROR;
+  const errorResult =
+    attributes[ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR] === true ||
+    attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR ||
+    (statusError &&
+      attributes[ATTR_ERROR_TYPE] === undefined &&
+      attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] === undefined);
+  if (!errorResult) return undefined;
+  const content = attributes[ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT];
+  const text = typeof content === 'string' ? content : statusError ? span.status.message : undefined;
+  const returned = classifyToolResult({ isError: true, content: text });
+  return {
+    classification: chooseEvidence(returned, httpChild),
+    message: undefined,
+    fixedErrorType: ERROR_TYPE_VALUE_TOOL_ERROR,
+  };
 }
 
-/** The span's own evidence when it is structured, else the failed HTTP child, else text or nothing. */
+/**
+ * The failed HTTP call's answer for a span the wrapper already marked, when it rests on stronger
+ * evidence than the mark: the tool threw `new Error('upstream failed')` (a class name) after a
+ * 500, or returned an error result saying nothing finer. `undefined` when the mark stays: no failed
+ * call, a mark from structured evidence (a status, a code, a meaningful class, a stated type), or
+ * a mark whose evidence is unknown.
+ *
+ * The status text stays the tool's own error text, as `readToolSpanFailure` keeps it for an
+ * unmarked span; a text the mark made up from its own kind and type gives way to the new one's.
+ */
+export function httpChildOverMark(
+  span: ReadableSpanLike,
+  httpChild: HttpFailure | undefined,
+): ToolSpanFailure | undefined {
+  if (httpChild === undefined) return undefined;
+  const marked = markedEvidence(span);
+  if (marked === undefined || !isStrongerEvidence('http_child', marked)) return undefined;
+  const text = spanFailureText(span, true, lastException(span));
+  const madeUp = `${String(span.attributes[ATTR_TOOL_ERROR_KIND])}: ${String(span.attributes[ATTR_ERROR_TYPE])}`;
+  return {
+    classification: classifyHttpFailure(httpChild),
+    message: text === madeUp ? undefined : text,
+    // Our MCP spans keep the convention's `tool_error` for an isError result.
+    fixedErrorType:
+      span.attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR
+        ? ERROR_TYPE_VALUE_TOOL_ERROR
+        : undefined,
+  };
+}
+
+/** The stronger of the span's own evidence and the failed HTTP child (`EVIDENCE_ORDER`). */
 function chooseEvidence(
   own: ToolErrorClassification | undefined,
   httpChild: HttpFailure | undefined,
 ): ToolErrorClassification {
-  if (own && STRUCTURED.has(own.evidence)) return own;
-  if (httpChild) return classifyHttpFailure(httpChild);
+  if (httpChild && (!own || isStrongerEvidence('http_child', own.evidence)))
+    return classifyHttpFailure(httpChild);
   return own ?? classifyToolError({ name: ERROR_TYPE_VALUE_OTHER });
 }
 
 /** The HTTP child's failure as the classifier sees the error it would have thrown. */
 function classifyHttpFailure(failure: HttpFailure): ToolErrorClassification {
-  return classifyToolError({
+  const classification = classifyToolError({
     status: failure.status,
     code: failure.errorType,
     name: failure.errorType,
     message: failure.message,
-    headers: failure.retryAfter === undefined ? undefined : { 'retry-after': failure.retryAfter },
+    headers: failure.retryAfterHeaders,
   });
+  return { ...classification, evidence: 'http_child' };
 }
 
 /**
@@ -236,11 +273,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The first line: frameworks such as OpenInference append the whole stack to the status message. */
-function firstLine(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  const end = text.indexOf('\n');
-  return (end === -1 ? text : text.slice(0, end)).trim() || undefined;
 }
