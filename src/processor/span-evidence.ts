@@ -175,6 +175,7 @@ export function httpChildOverMark(
     message: text === madeUp ? undefined : text,
     // Our MCP spans keep the convention's `tool_error` for an isError result.
     fixedErrorType:
+      span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL &&
       span.attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR
         ? ERROR_TYPE_VALUE_TOOL_ERROR
         : undefined,
