@@ -21,6 +21,7 @@ import {
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
   ERROR_TYPE_VALUE_OTHER,
@@ -106,6 +107,10 @@ export class ToolMetricsSpanProcessor {
     const failed = span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined;
 
     const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName };
+    // Recommended by the metric's definition; three known values, so the cardinality stays bounded.
+    const toolType = span.attributes[ATTR_GEN_AI_TOOL_TYPE];
+    if (toolType === 'function' || toolType === 'extension' || toolType === 'datastore')
+      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
     let errorKind: string | undefined;
     if (failed) {
       const rawKind = span.attributes[ATTR_TOOL_ERROR_KIND];

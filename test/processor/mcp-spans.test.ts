@@ -108,7 +108,10 @@ describe('ToolErrorSpanProcessor: MCP tool spans other instrumentations make', (
     const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
     // A client class of its own, so this patch leaves the shared module's prototype alone.
     class Client extends clientModule.Client {}
-    instrumentation.manuallyInstrument({ Client });
+    // Its typings declare no parameter; 0.27.0's code takes the module to patch.
+    (instrumentation as unknown as { manuallyInstrument(module: unknown): void }).manuallyInstrument({
+      Client,
+    });
     const server = new McpServer({ name: 's', version: '1.0.0' });
     server.registerTool('busy', {}, async () => ({
       isError: true,
