@@ -107,7 +107,7 @@ describe('ToolErrorSpanProcessor: MCP tool spans other instrumentations make', (
     const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
     const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
     // A client class of its own, so this patch leaves the shared module's prototype alone.
-    class Client extends clientModule.Client {}
+    const Client: new (...args: unknown[]) => any = class extends clientModule.Client {};
     // Its typings declare no parameter; 0.27.0's code takes the module to patch.
     (instrumentation as unknown as { manuallyInstrument(module: unknown): void }).manuallyInstrument({
       Client,
