@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -231,6 +234,87 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
       });
     });
   }
+
+  describe('@modelcontextprotocol/sdk 1.x over Streamable HTTP on 127.0.0.1', () => {
+    let client: Any;
+    let close: () => Promise<void>;
+    before(async () => {
+      const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
+      const { StreamableHTTPClientTransport } = load('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
+      const { StreamableHTTPServerTransport } = load('@modelcontextprotocol/sdk/server/streamableHttp.js');
+      const server = new McpServer({ name: 'http-server', version: '1.0.0' });
+      registerTools(server, api, (shape) => shape);
+      const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+      await server.connect(serverTransport);
+      // The HTTP request runs in its own context: the server span's parent can only come from _meta.
+      const http = createServer((req, res) => void serverTransport.handleRequest(req, res));
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      const { port } = http.address() as AddressInfo;
+      client = new Client({ name: 'http-client', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      close = async () => {
+        await client.close();
+        await server.close();
+        http.closeAllConnections();
+        await new Promise((resolve) => http.close(resolve));
+      };
+    });
+    after(() => close());
+
+    it('the server span is the client span child; network.transport=tcp, mcp.session.id and the protocol version', async () => {
+      const result = await client.callTool({ name: 'busy', arguments: {} });
+      expect(result.isError).to.equal(true);
+      const { client: clientSpan, server } = spansOf('busy');
+      expect(server, 'server span').to.not.equal(undefined);
+      expect(clientSpan.attributes['network.transport']).to.equal('tcp');
+      expect(server!.attributes['network.transport']).to.equal('tcp');
+      expect(clientSpan.attributes['mcp.session.id']).to.be.a('string');
+      expect(server!.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
+      expect(clientSpan.attributes['mcp.protocol.version']).to.match(/^\d{4}-\d{2}-\d{2}$/);
+      expect(server!.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
+    });
+  });
+
+  describe('an agent framework tool span around callTool', () => {
+    let client: Any;
+    let close: () => Promise<void>;
+    before(async () => ({ client, close } = await SDKS[0]!.connect(api)));
+    after(() => close());
+
+    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
+      const outer = tracing.tracer.startSpan('execute_tool busy', {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'busy' },
+      });
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        client.callTool({ name: 'busy', arguments: {} }),
+      );
+      outer.end();
+      expect(tracing.spans().filter((s) => s.kind === SpanKind.CLIENT)).to.have.length(0);
+      const enriched = tracing.span('execute_tool busy');
+      expect(enriched.attributes).to.include({
+        'mcp.method.name': 'tools/call',
+        'tool.error_kind': 'transient',
+      });
+      expect(enriched.attributes['jsonrpc.request.id']).to.match(/^\d+$/);
+      // An execute_tool span keeps this package's rule: the finer type is error.type itself.
+      expect(enriched.attributes['error.type']).to.equal('503');
+      const server = tracing.spans().find((s) => s.kind === SpanKind.SERVER);
+      expect(server?.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
+    });
+
+    it('another tool name: the CLIENT span nests under the framework span', async () => {
+      const outer = tracing.tracer.startSpan('execute_tool plan', {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'plan' },
+      });
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        client.callTool({ name: 'ok', arguments: {} }),
+      );
+      outer.end();
+      const { client: clientSpan } = spansOf('ok');
+      expect(clientSpan.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
+    });
+  });
 
   describe('@modelcontextprotocol/sdk 1.2.0, the lowest supported (low-level Server)', () => {
     let client: Any;
