@@ -66,6 +66,16 @@ const SDKS: Sdk[] = [
       const { McpServer, InMemoryTransport } = load('@modelcontextprotocol/server');
       const server = new McpServer({ name: 'test-server', version: '1.0.0' });
       registerTools(server, api, (shape) => z.object(shape));
+      // MCP 2026-07-28: a result that asks the client for input is no error.
+      server.registerTool('needs_input', { description: 'Asks for a confirmation' }, async () => ({
+        resultType: 'input_required',
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+          },
+        },
+      }));
       return linked(new Client({ name: 'test-client', version: '1.0.0' }), server, InMemoryTransport);
     },
   },
@@ -205,6 +215,17 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
           expect(clientSpan.attributes['rpc.response.status_code']).to.equal('-32602');
         }
       });
+
+      if (sdk.label.includes('2.x')) {
+        it('an input-required result is no error on the server span', async () => {
+          // On this 2025-era connection the SDK answers the client with an isError text instead.
+          const { result, client: clientSpan, server } = await call('needs_input');
+          expect(server!.status.code).to.not.equal(SpanStatusCode.ERROR);
+          expect(server!.attributes['error.type']).to.equal(undefined);
+          expect(result.isError).to.equal(true);
+          expect(clientSpan.attributes['error.type']).to.equal('tool_error');
+        });
+      }
 
       it("carries the trace context in a copy of params._meta: the caller's object is not changed", async () => {
         const params = Object.freeze({ name: 'ok', arguments: {}, _meta: Object.freeze({ app: 'kept' }) });
