@@ -1,6 +1,7 @@
 import {
   diag,
   metrics,
+  SpanKind,
   SpanStatusCode,
   type Attributes,
   type Counter,
@@ -22,6 +23,7 @@ import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_MCP_METHOD_NAME,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
   ERROR_TYPE_VALUE_OTHER,
@@ -95,7 +97,7 @@ export class ToolMetricsSpanProcessor {
 
   private record(span: EndedSpanLike): void {
     const family = recognizeToolSpan(span, this.isToolSpan);
-    if (family === undefined) return;
+    if (family === undefined || isMcpServerSpan(span)) return;
     const namedTool = span.attributes[ATTR_GEN_AI_TOOL_NAME];
     const rawToolName =
       typeof namedTool === 'string' && namedTool !== ''
@@ -158,4 +160,13 @@ export class ToolMetricsSpanProcessor {
     };
     return this.instruments;
   }
+}
+
+/**
+ * The server side of an MCP call is not counted: the calling agent's span records the call, and
+ * the MCP conventions give the server its own metric (`mcp.server.operation.duration`), so a call
+ * with both sides in one process is counted once.
+ */
+function isMcpServerSpan(span: ReadableSpanLike): boolean {
+  return span.kind === SpanKind.SERVER && span.attributes[ATTR_MCP_METHOD_NAME] !== undefined;
 }
