@@ -9,11 +9,14 @@ export interface RegisterBundles {
   readonly cjs: string;
   /** For `node --import`. */
   readonly esm: string;
+  /** The library's ESM build, what `import … from 'otel-tool-errors'` loads. */
+  readonly libraryEsm: string;
   dispose(): void;
 }
 
 /**
- * The zero-code entry points bundled by tsup as the package build makes them, into a scratch
+ * The zero-code entry points and the library's ESM build, bundled by tsup as the package build
+ * makes them, into a scratch
  * folder inside the repository so that their dependencies resolve from node_modules.
  */
 export async function buildRegisterBundles(): Promise<RegisterBundles> {
@@ -32,9 +35,16 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
     format: ['esm'],
     outExtension: () => ({ js: '.mjs' }),
   });
+  await build({
+    ...shared,
+    entry: { index: join(ROOT, 'src/index.ts') },
+    format: ['esm'],
+    outExtension: () => ({ js: '.mjs' }),
+  });
   return {
     cjs: join(outDir, 'register.cjs'),
     esm: join(outDir, 'register-esm.mjs'),
+    libraryEsm: join(outDir, 'index.mjs'),
     dispose: () => rmSync(outDir, { recursive: true, force: true }),
   };
 }
