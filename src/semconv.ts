@@ -30,10 +30,36 @@ export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 /** Histogram in seconds; semantic-conventions-genai gen-ai-metrics.md (no constant in 1.45.0). */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration';
 
+/** `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`: the GenAI conventions' content-capture switch. */
+export const ENV_GENAI_CAPTURE_MESSAGE_CONTENT = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+
+// Model Context Protocol (semantic-conventions-genai `mcp.md`, registry `mcp`, `jsonrpc`, `rpc`).
+export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
+export const MCP_METHOD_NAME_VALUE_TOOLS_CALL = 'tools/call';
+export const ATTR_MCP_SESSION_ID = 'mcp.session.id';
+export const ATTR_MCP_PROTOCOL_VERSION = 'mcp.protocol.version';
+export const ATTR_JSONRPC_REQUEST_ID = 'jsonrpc.request.id';
+/** The JSON-RPC error code of an error response, as a string (`-32602`). */
+export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
+/** `pipe` for stdio, `tcp` for HTTP. */
+export const ATTR_NETWORK_TRANSPORT = 'network.transport';
+/** `error.type` of an MCP `tools/call` that returned `isError: true`. */
+export const ERROR_TYPE_VALUE_TOOL_ERROR = 'tool_error';
+/** Sentry's MCP server integration: `mcp.tool.name` and `mcp.tool.result.is_error`. */
+export const ATTR_SENTRY_MCP_TOOL_NAME = 'mcp.tool.name';
+export const ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR = 'mcp.tool.result.is_error';
+export const ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT = 'mcp.tool.result.content';
+
 // This project's own attributes: the taxonomy and its two flags.
 export const ATTR_TOOL_ERROR_KIND = 'tool.error_kind';
 export const ATTR_TOOL_ERROR_RETRYABLE = 'tool.error_retryable';
 export const ATTR_TOOL_ERROR_EXECUTED = 'tool.error_executed';
+/**
+ * The finer `error.type` when a convention fixes `error.type` to a generic value: on MCP spans an
+ * `isError` result is `error.type=tool_error`, and the HTTP status, JSON-RPC code or Node code
+ * found behind it (`503`, `-32602`, `ECONNREFUSED`) is kept here, so it stays searchable.
+ */
+export const ATTR_TOOL_ERROR_DETAIL_TYPE = 'tool.error_detail_type';
 /** Counter of failed tool calls, with the same attributes as the duration histogram. */
 export const METRIC_TOOL_ERRORS = 'tool.errors';
 
@@ -73,5 +99,9 @@ export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
 /** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */
 export const ATTR_TRACELOOP_ENTITY_NAME = 'traceloop.entity.name';
 export const ATTR_TRACELOOP_ENTITY_OUTPUT = 'traceloop.entity.output';
+/** OpenLLMetry MCP (`@traceloop/instrumentation-mcp`): span `{tool}.tool` with `traceloop.span.kind=tool`. */
+export const ATTR_TRACELOOP_SPAN_KIND = 'traceloop.span.kind';
+/** dd-trace's MCP integration: span `modelcontextprotocol-sdk.callTool` (or `mcp.request`), tool in `resource.name`. */
+export const ATTR_DD_RESOURCE_NAME = 'resource.name';
 /** Mastra (`@mastra/otel-exporter`, `@mastra/otel-bridge`): `tool_call`, `mcp_tool_call`, ... */
 export const ATTR_MASTRA_SPAN_TYPE = 'mastra.span.type';

@@ -129,6 +129,7 @@ describe('npm run demo', function () {
         errors.find((point) => point.attributes['gen_ai.tool.name'] === 'search_web')?.attributes,
       ).to.deep.equal({
         'gen_ai.tool.name': 'search_web',
+        'gen_ai.tool.type': 'function',
         'error.type': '429',
         'tool.error_kind': 'rate_limit',
       });

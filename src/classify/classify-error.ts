@@ -109,7 +109,7 @@ function findCode(link: object): Finding | undefined {
     const kind = kindForCode(code, readString(link, 'message'));
     if (kind) return codeFinding(kind, code);
   } else if (typeof code === 'number' && code <= -32000 && code >= -32768) {
-    const kind = kindForJsonRpcCode(code);
+    const kind = kindForJsonRpcCode(code, readString(link, 'message'));
     if (kind) return codeFinding(kind, String(code));
   }
   const status = read(link, 'status');

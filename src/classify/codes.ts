@@ -13,6 +13,7 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'ERR_SOCKET_CONNECTION_TIMEOUT',
   '23', // DOMException.TIMEOUT_ERR
+  'REQUEST_TIMEOUT', // MCP TypeScript SDK v2 `SdkError`
 ]);
 
 const NETWORK_CODES = new Set([
@@ -37,7 +38,12 @@ const NETWORK_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CONNECTION_CLOSED', // MCP TypeScript SDK v2 `SdkError`
 ]);
+
+/** How MCP servers word an unknown tool ("MCP error -32602: Tool x not found"). Linear-time. */
+export const UNKNOWN_TOOL_TEXT =
+  /\btool\b[^\n]{0,80}\bnot found\b|\bunknown tool\b|\bno such tool\b|\btool not (?:found|registered)\b/i;
 
 const CANCEL_CODES = new Set(['ABORT_ERR', 'ERR_CANCELED', '20' /* DOMException.ABORT_ERR */]);
 
@@ -51,8 +57,13 @@ export function kindForCode(code: string, message: string | undefined): ToolErro
   return undefined;
 }
 
-/** MCP / JSON-RPC error codes (`McpError.code`). */
-export function kindForJsonRpcCode(code: number): ToolErrorKind | undefined {
+/**
+ * MCP / JSON-RPC error codes (`McpError.code`, v2 `ProtocolError.code`). MCP answers an unknown
+ * tool with InvalidParams, told apart by its text.
+ */
+export function kindForJsonRpcCode(code: number, message?: string): ToolErrorKind | undefined {
+  if (code === -32602 && message !== undefined && UNKNOWN_TOOL_TEXT.test(message.slice(0, 1024)))
+    return 'unknown_tool';
   switch (code) {
     case -32001: // RequestTimeout
       return 'timeout';

@@ -1,5 +1,5 @@
 import type { ToolErrorKind } from './kinds';
-import { kindForCode, kindForJsonRpcCode } from './codes';
+import { kindForCode, kindForJsonRpcCode, UNKNOWN_TOOL_TEXT } from './codes';
 import { kindForHttpStatus } from './http';
 
 /**
@@ -28,10 +28,7 @@ const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 
 // Ordered: the first family that matches wins. Lists include the TypeScript agent seed's patterns.
 const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
-  [
-    'unknown_tool',
-    /\btool\b[^\n]{0,80}\bnot found\b|\bunknown tool\b|\bno such tool\b|\btool not (?:found|registered)\b/i,
-  ],
+  ['unknown_tool', UNKNOWN_TOOL_TEXT],
   ['timeout', /timed out|\btimeout\b|deadline exceeded|etimedout|econnaborted/i],
   ['rate_limit', /rate[ _-]?limit|too many requests|overload/i],
   [
@@ -62,8 +59,7 @@ export function classifyMessage(message: string): MessageEvidence | undefined {
   const mcp = MCP_CODE.exec(message);
   if (mcp) {
     const code = Number(mcp[1]);
-    // MCP reports an unknown tool as InvalidParams ("MCP error -32602: Tool x not found").
-    const kind = FAMILIES[0][1].test(message) ? 'unknown_tool' : kindForJsonRpcCode(code);
+    const kind = kindForJsonRpcCode(code, message);
     if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : mcp[1] };
   }
   const status = HTTP_STATUS.exec(message);

@@ -7,6 +7,7 @@ import {
   type Attributes,
   type Context,
   type Exception,
+  type Link,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -61,6 +62,8 @@ export interface ToolCallInfo {
    * values are hidden from the error text the span carries (status message, exception event).
    */
   args?: unknown;
+  /** More attributes for the span (a protocol's own, such as `mcp.method.name`), also when enriching. */
+  attributes?: Attributes;
 }
 
 export interface ToolCallOptions {
@@ -71,6 +74,21 @@ export interface ToolCallOptions {
    * hand): watch it like a promise. Other thenables that are not native promises are left alone.
    */
   eagerThenable?: boolean;
+  /** The span's name and kind when one is started; default `execute_tool {name}`, INTERNAL. */
+  spanName?: string;
+  spanKind?: SpanKind;
+  /**
+   * Always start a new span under this context (a remote parent extracted from a request), never
+   * enrich the active span; the active span, if another, is linked.
+   */
+  parent?: Context;
+  /**
+   * The `error.type` of a call that returned an error result, on a span this call started: a
+   * protocol's fixed value (MCP: `tool_error`). The finer type goes to `tool.error_detail_type`.
+   */
+  errorResultType?: string;
+  /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
+  onError?: (span: Span, err: unknown) => void;
 }
 
 /** What the attributes hook learns about a finished call. */
@@ -99,6 +117,9 @@ interface SpanMarks {
    * only if the outermost call fails too: an outer call that recovered leaves the span unmarked.
    */
   nested?: { classification: ToolErrorClassification; message: string | undefined };
+  /** The status text written with `classification`. */
+  message?: string;
+  exceptionRecorded?: boolean;
 }
 const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
 
@@ -191,6 +212,7 @@ function startToolCall(
   options: ToolCallOptions,
 ): ToolCall | undefined {
   try {
+    if (options.parent) return startUnder(tracer, config, info, options, options.parent);
     const parent = context.active();
     const active = trace.getSpan(parent);
     const family = active?.isRecording() ? frameworkToolSpanFamily(active, info.name) : undefined;
@@ -210,8 +232,8 @@ function startToolCall(
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
-      `execute_tool ${info.name}`,
-      { kind: SpanKind.INTERNAL, attributes: describe(info, config) },
+      options.spanName ?? `execute_tool ${info.name}`,
+      { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );
     return new ToolCall(span, 'owner', {}, parent, config, info, options);
@@ -219,6 +241,33 @@ function startToolCall(
     logger.error('could not start the tool span', err);
     return undefined;
   }
+}
+
+/**
+ * A span under `parent` (a remote parent, or the active context when the request carried none),
+ * linked to the active span when that is another one, as the MCP conventions ask of servers.
+ */
+function startUnder(
+  tracer: Tracer,
+  config: ToolInstrumentationConfig,
+  info: ToolCallInfo,
+  options: ToolCallOptions,
+  remote: Context,
+): ToolCall {
+  const ambient = context.active();
+  const remoteSpan = trace.getSpan(remote)?.spanContext();
+  const parent = remoteSpan && trace.isSpanContextValid(remoteSpan) ? remote : ambient;
+  const ambientSpan = trace.getSpan(ambient)?.spanContext();
+  const links: Link[] =
+    parent === remote && ambientSpan && ambientSpan.spanId !== remoteSpan?.spanId
+      ? [{ context: ambientSpan }]
+      : [];
+  const span = tracer.startSpan(
+    options.spanName ?? `execute_tool ${info.name}`,
+    { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config), links },
+    parent,
+  );
+  return new ToolCall(span, 'owner', {}, parent, config, info, options);
 }
 
 function frameworkMarks(span: Span): SpanMarks {
@@ -237,6 +286,7 @@ function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attrib
   if (info.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = info.callId;
   if (info.description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = info.description;
   if (info.type !== undefined) attributes[ATTR_GEN_AI_TOOL_TYPE] = info.type;
+  if (info.attributes !== undefined) Object.assign(attributes, info.attributes);
   if (config.captureArguments && info.args !== undefined) {
     attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = redactForCapture(info.args);
   }
@@ -247,7 +297,6 @@ function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attrib
 class ToolCall implements ResultObserver {
   readonly context: Context;
   private finished = false;
-  private exceptionRecorded = false;
   /** The argument values error text must not repeat; listed on the first failure. */
   private hiddenTexts: readonly string[] | undefined;
 
@@ -303,7 +352,15 @@ class ToolCall implements ResultObserver {
 
   fail(err: unknown): void {
     if (this.finished) return;
-    this.finish({ error: err, classification: this.failWith(err, true) });
+    const classification = this.failWith(err, true);
+    if (this.options.onError && this.span.isRecording()) {
+      try {
+        this.options.onError(this.span, err);
+      } catch (e) {
+        logger.error('could not record the protocol error', e);
+      }
+    }
+    this.finish({ error: err, classification });
   }
 
   resolved(value: unknown): void {
@@ -329,8 +386,12 @@ class ToolCall implements ResultObserver {
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
-      if (classification) this.mark(classification, undefined, true);
-      if (this.config.captureResults && result !== undefined) {
+      if (classification) {
+        this.mark(classification, undefined, true);
+        if (this.options.errorResultType !== undefined && this.role === 'owner') this.markErrorResult();
+      }
+      // The conventions record the result of a successful call only.
+      else if (this.config.captureResults && result !== undefined) {
         this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
       }
     } catch (err) {
@@ -344,7 +405,8 @@ class ToolCall implements ResultObserver {
     try {
       const hidden = this.argumentTexts();
       const message = messageOf(err);
-      const recordsException = this.role === 'owner' && !this.exceptionRecorded;
+      // One exception event, on a span of ours (a nested call records it when the outer did not).
+      const recordsException = this.role !== 'framework' && !this.marks.exceptionRecorded;
       // Redacted once, for both the status and the exception event.
       const redacted =
         message !== undefined && (hidden.length > 0 || recordsException)
@@ -353,7 +415,7 @@ class ToolCall implements ResultObserver {
       // A noted error is about to be swallowed: it marks the span whichever call noted it.
       this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
       if (recordsException) {
-        this.exceptionRecorded = true;
+        this.marks.exceptionRecorded = true;
         this.span.recordException(redactedException(err, hidden, redacted));
       }
     } catch (e) {
@@ -401,7 +463,15 @@ class ToolCall implements ResultObserver {
     const previous = this.marks.classification;
     if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
     this.marks.classification = classification;
+    this.marks.message = message;
     markSpanFailed(this.span, classification, message);
+  }
+
+  /** The call returned an error result: `error.type` is the protocol's, the finer type is kept beside it. */
+  private markErrorResult(): void {
+    const { classification, message } = this.marks;
+    if (classification && this.span.isRecording())
+      markSpanFailed(this.span, classification, message, this.options.errorResultType);
   }
 
   private finish(outcome: ToolCallOutcome): void {

@@ -13,6 +13,7 @@ import { llamaindexAdapter } from './adapters/llamaindex';
 import { mastraAdapter } from './adapters/mastra';
 import { mcpAdapter } from './adapters/mcp';
 import { openaiAgentsAdapter } from './adapters/openai-agents';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
 import { checkEsmSetUpLater } from './esm-set-up';
 
@@ -75,7 +76,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
   declare private moduleDefinitions: InstrumentationNodeModuleDefinition[];
 
   constructor(config: ToolInstrumentationConfig = {}) {
-    super(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, checkConfig(config));
+    super(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, withCaptureDefaults(checkConfig(config)));
   }
 
   protected init(): InstrumentationNodeModuleDefinition[] {
@@ -249,4 +250,18 @@ function checkConfig(config: ToolInstrumentationConfig): ToolInstrumentationConf
     }
   }
   return config;
+}
+
+/**
+ * `captureArguments` and `captureResults` left unset follow the GenAI conventions' switch,
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`; set, they win.
+ */
+function withCaptureDefaults(config: ToolInstrumentationConfig): ToolInstrumentationConfig {
+  if (config.captureArguments !== undefined && config.captureResults !== undefined) return config;
+  const captureContent = process.env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]?.trim().toLowerCase() === 'true';
+  return {
+    ...config,
+    captureArguments: config.captureArguments ?? captureContent,
+    captureResults: config.captureResults ?? captureContent,
+  };
 }

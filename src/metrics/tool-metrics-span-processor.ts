@@ -1,6 +1,7 @@
 import {
   diag,
   metrics,
+  SpanKind,
   SpanStatusCode,
   type Attributes,
   type Counter,
@@ -21,6 +22,8 @@ import {
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_MCP_METHOD_NAME,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
   ERROR_TYPE_VALUE_OTHER,
@@ -94,7 +97,7 @@ export class ToolMetricsSpanProcessor {
 
   private record(span: EndedSpanLike): void {
     const family = recognizeToolSpan(span, this.isToolSpan);
-    if (family === undefined) return;
+    if (family === undefined || isMcpServerSpan(span)) return;
     const namedTool = span.attributes[ATTR_GEN_AI_TOOL_NAME];
     const rawToolName =
       typeof namedTool === 'string' && namedTool !== ''
@@ -106,6 +109,10 @@ export class ToolMetricsSpanProcessor {
     const failed = span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined;
 
     const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName };
+    // Recommended by the metric's definition; three known values, so the cardinality stays bounded.
+    const toolType = span.attributes[ATTR_GEN_AI_TOOL_TYPE];
+    if (toolType === 'function' || toolType === 'extension' || toolType === 'datastore')
+      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
     let errorKind: string | undefined;
     if (failed) {
       const rawKind = span.attributes[ATTR_TOOL_ERROR_KIND];
@@ -153,4 +160,13 @@ export class ToolMetricsSpanProcessor {
     };
     return this.instruments;
   }
+}
+
+/**
+ * The server side of an MCP call is not counted: the calling agent's span records the call, and
+ * the MCP conventions give the server its own metric (`mcp.server.operation.duration`), so a call
+ * with both sides in one process is counted once.
+ */
+function isMcpServerSpan(span: ReadableSpanLike): boolean {
+  return span.kind === SpanKind.SERVER && span.attributes[ATTR_MCP_METHOD_NAME] !== undefined;
 }

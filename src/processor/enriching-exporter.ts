@@ -94,7 +94,8 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
       },
     };
     if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
-    if (failure !== undefined) markSpanFailed(writer, failure.classification, failure.message);
+    if (failure !== undefined)
+      markSpanFailed(writer, failure.classification, failure.message, failure.fixedErrorType);
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {

@@ -13,6 +13,9 @@ import {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_MASTRA_SPAN_TYPE,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT,
+  ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR,
   ATTR_OPENINFERENCE_OUTPUT_VALUE,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
@@ -20,6 +23,8 @@ import {
   ATTR_TRACELOOP_ENTITY_OUTPUT,
   ATTR_VOLTAGENT_OUTPUT,
   ERROR_TYPE_VALUE_OTHER,
+  ERROR_TYPE_VALUE_TOOL_ERROR,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../semconv';
 import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
@@ -30,6 +35,8 @@ import type { ToolSpanFamily } from './tool-span-recognition';
 export interface ToolSpanFailure {
   readonly classification: ToolErrorClassification;
   readonly message: string | undefined;
+  /** The `error.type` the span's convention fixes (MCP `isError`: `tool_error`); see `markSpanFailed`. */
+  readonly fixedErrorType?: string;
 }
 
 /** Where each family records what the tool returned. `gen_ai.tool.call.result` is checked for all. */
@@ -39,6 +46,7 @@ const RESULT_ATTRIBUTE: Readonly<Record<ToolSpanFamily, string | undefined>> = {
   voltagent: ATTR_VOLTAGENT_OUTPUT,
   openinference: ATTR_OPENINFERENCE_OUTPUT_VALUE,
   genkit: ATTR_GENKIT_OUTPUT,
+  mcp: ATTR_TRACELOOP_ENTITY_OUTPUT,
   custom: undefined,
 };
 
@@ -67,6 +75,10 @@ export function readToolSpanFailure(
   family: ToolSpanFamily,
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
+  if (isMcpToolCall(span, family)) {
+    const failure = readMcpErrorResult(span, httpChild);
+    if (failure !== undefined) return failure;
+  }
   const attributes = span.attributes;
   // Mastra's exporter and bridge write `error.type = errorInfo.id || 'unknown'`: a Mastra error id
   // (`TOOL_EXECUTION_FAILED`), not the tool's error, so their spans are classified afresh.
@@ -104,6 +116,41 @@ export function readToolSpanFailure(
   };
 }
 
+/** An MCP `tools/call` span, whatever made it: the conventions fix its `error.type` for `isError`. */
+export function isMcpToolCall(span: ReadableSpanLike, family: ToolSpanFamily): boolean {
+  return family === 'mcp' || span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL;
+}
+
+/**
+ * An MCP span whose call returned `isError: true`, as other instrumentations record it: Sentry's
+ * `mcp.tool.result.is_error` (and `error.type=tool_error` in newer versions), OpenLLMetry's status
+ * ERROR carrying the result's text with no exception event. The finer answer comes from the
+ * result's text (when recorded) or a failed HTTP call under the span; `error.type` stays `tool_error`.
+ */
+function readMcpErrorResult(
+  span: ReadableSpanLike,
+  httpChild: HttpFailure | undefined,
+): ToolSpanFailure | undefined {
+  const attributes = span.attributes;
+  if (lastException(span) !== undefined) return undefined;
+  const statusError = span.status.code === SpanStatusCode.ERROR;
+  const errorResult =
+    attributes[ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR] === true ||
+    attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR ||
+    (statusError &&
+      attributes[ATTR_ERROR_TYPE] === undefined &&
+      attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] === undefined);
+  if (!errorResult) return undefined;
+  const content = attributes[ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT];
+  const text = typeof content === 'string' ? content : statusError ? span.status.message : undefined;
+  const returned = classifyToolResult({ isError: true, content: text });
+  return {
+    classification: chooseEvidence(returned, httpChild),
+    message: undefined,
+    fixedErrorType: ERROR_TYPE_VALUE_TOOL_ERROR,
+  };
+}
+
 /**
  * The failed HTTP call's answer for a span the wrapper already marked, when it rests on stronger
  * evidence than the mark: the tool threw `new Error('upstream failed')` (a class name) after a
@@ -123,7 +170,16 @@ export function httpChildOverMark(
   if (marked === undefined || !isStrongerEvidence('http_child', marked)) return undefined;
   const text = spanFailureText(span, true, lastException(span));
   const madeUp = `${String(span.attributes[ATTR_TOOL_ERROR_KIND])}: ${String(span.attributes[ATTR_ERROR_TYPE])}`;
-  return { classification: classifyHttpFailure(httpChild), message: text === madeUp ? undefined : text };
+  return {
+    classification: classifyHttpFailure(httpChild),
+    message: text === madeUp ? undefined : text,
+    // Our MCP spans keep the convention's `tool_error` for an isError result.
+    fixedErrorType:
+      span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL &&
+      span.attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR
+        ? ERROR_TYPE_VALUE_TOOL_ERROR
+        : undefined,
+  };
 }
 
 /** The stronger of the span's own evidence and the failed HTTP child (`EVIDENCE_ORDER`). */

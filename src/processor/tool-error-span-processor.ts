@@ -78,7 +78,12 @@ export class ToolErrorSpanProcessor {
         }
       } else failure = readToolSpanFailure(span, family, httpChild);
       if (failure !== undefined)
-        markSpanFailed(errorStatusWriter(span), failure.classification, failure.message);
+        markSpanFailed(
+          errorStatusWriter(span),
+          failure.classification,
+          failure.message,
+          failure.fixedErrorType,
+        );
     } catch (error) {
       diag.error(`${NAME}: onEnding failed`, error);
     }

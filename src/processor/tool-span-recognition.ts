@@ -5,8 +5,13 @@ import {
   ATTR_GENKIT_SUBTYPE,
   ATTR_GENKIT_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_DD_RESOURCE_NAME,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
   ATTR_OPENINFERENCE_SPAN_KIND,
+  ATTR_SENTRY_MCP_TOOL_NAME,
+  ATTR_TRACELOOP_SPAN_KIND,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
   ATTR_TOOL_NAME,
   ATTR_TRACELOOP_ENTITY_NAME,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
@@ -22,9 +27,13 @@ import type { ReadableSpanLike } from './span-shape';
  * - `voltagent`: `tool.execution:{name}`;
  * - `openinference`: `openinference.span.kind=TOOL`;
  * - `genkit`: an action with `genkit:metadata:subtype=tool`;
+ * - `mcp`: an MCP `tools/call` span without `gen_ai.operation.name`: any span with
+ *   `mcp.method.name=tools/call` (Sentry's `tools/call {tool}`), OpenLLMetry's `{tool}.tool`
+ *   (`traceloop.span.kind=tool`), dd-trace's `modelcontextprotocol-sdk.callTool` and `mcp.request`;
  * - `custom`: the application's `isToolSpan` said so.
  */
-export type ToolSpanFamily = 'gen_ai' | 'ai_sdk' | 'voltagent' | 'openinference' | 'genkit' | 'custom';
+export type ToolSpanFamily =
+  'gen_ai' | 'ai_sdk' | 'voltagent' | 'openinference' | 'genkit' | 'mcp' | 'custom';
 
 /** The application's own test for tool spans. It sees the span at start and again at its end. */
 export type ToolSpanMatcher = (span: ReadableSpanLike) => boolean;
@@ -37,6 +46,12 @@ const OPENINFERENCE_SPAN_KIND = ATTR_OPENINFERENCE_SPAN_KIND;
 const GENKIT_SUBTYPE = ATTR_GENKIT_SUBTYPE;
 const GENKIT_TYPE = ATTR_GENKIT_TYPE;
 const EXECUTE_TOOL_PREFIX = 'execute_tool ';
+const MCP_METHOD = ATTR_MCP_METHOD_NAME;
+const TOOLS_CALL = MCP_METHOD_NAME_VALUE_TOOLS_CALL;
+const TOOLS_CALL_PREFIX = 'tools/call ';
+const OPENLLMETRY_MCP_SUFFIX = '.tool';
+const DD_TRACE_CALL_TOOL = 'modelcontextprotocol-sdk.callTool';
+const DD_TRACE_MCP_REQUEST = 'mcp.request';
 const VOLTAGENT_PREFIX = 'tool.execution:';
 // @mastra/otel-bridge names a span while it runs: `tool: '{name}'`, `mcp_tool: '{name}' on '{server}'`.
 const MASTRA_TOOL_PREFIX = "tool: '";
@@ -72,9 +87,13 @@ export function recognizeToolSpan(
       if (name.startsWith(MASTRA_TOOL_PREFIX)) return 'gen_ai';
       break;
     case CHAR_M:
+      if (name === DD_TRACE_CALL_TOOL) return 'mcp';
+      if (name === DD_TRACE_MCP_REQUEST && attributes[ATTR_SENTRY_MCP_TOOL_NAME] !== undefined) return 'mcp';
       if (name.startsWith(MASTRA_MCP_TOOL_PREFIX)) return 'gen_ai';
       break;
   }
+  if (attributes[MCP_METHOD] === TOOLS_CALL) return 'mcp';
+  if (attributes[ATTR_TRACELOOP_SPAN_KIND] === 'tool' && name.endsWith(OPENLLMETRY_MCP_SUFFIX)) return 'mcp';
   if (attributes[OPENINFERENCE_SPAN_KIND] === 'TOOL') return 'openinference';
   if (attributes[GENKIT_SUBTYPE] === 'tool' && attributes[GENKIT_TYPE] === 'action') return 'genkit';
   if (matcher !== undefined && matcher(span)) return 'custom';
@@ -131,6 +150,13 @@ export function missingToolName(span: ReadableSpanLike, family: ToolSpanFamily):
       break;
     case 'genkit':
       name = attributes[ATTR_GENKIT_NAME] ?? span.name;
+      break;
+    case 'mcp':
+      name =
+        attributes[ATTR_SENTRY_MCP_TOOL_NAME] ??
+        attributes[ATTR_TRACELOOP_ENTITY_NAME] ??
+        attributes[ATTR_DD_RESOURCE_NAME] ??
+        (span.name.startsWith(TOOLS_CALL_PREFIX) ? span.name.slice(TOOLS_CALL_PREFIX.length) : undefined);
       break;
     case 'custom':
       name = attributes[ATTR_TOOL_NAME];

@@ -1,4 +1,5 @@
 import type { ToolInstrumentationConfig } from '../instrumentation/config';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
 
 export type TracesExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -26,6 +27,16 @@ const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];
 
 function isTrue(value: string | undefined): boolean {
   return value?.trim().toLowerCase() === 'true';
+}
+
+/**
+ * Our own switch when set (`true` or `false`), else the GenAI conventions' content-capture switch,
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`: the finer switch wins.
+ */
+function captureSwitch(own: string | undefined, env: Env): boolean {
+  return own !== undefined && own.trim() !== ''
+    ? isTrue(own)
+    : isTrue(env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]);
 }
 
 function list(value: string | undefined): string[] {
@@ -65,8 +76,8 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
     tracesExporters: tracesExporters(env, warnings),
     tracesProtocol: tracesProtocol(env, warnings),
     instrumentation: {
-      captureArguments: isTrue(env.OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS),
-      captureResults: isTrue(env.OTEL_TOOL_ERRORS_CAPTURE_RESULTS),
+      captureArguments: captureSwitch(env.OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS, env),
+      captureResults: captureSwitch(env.OTEL_TOOL_ERRORS_CAPTURE_RESULTS, env),
       disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
     },
     warnings,

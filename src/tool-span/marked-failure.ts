@@ -7,6 +7,7 @@ import { scrubMessage } from '../redact';
 import {
   ATTR_ERROR_TYPE,
   ATTR_MASTRA_SPAN_TYPE,
+  ATTR_TOOL_ERROR_DETAIL_TYPE,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
@@ -32,13 +33,20 @@ const EVIDENCE = Symbol.for('otel-tool-errors.markEvidence');
 /**
  * Writes one classification onto a span: the same four attributes and status, whichever path
  * (wrapper, processor or exporter) found the failure.
+ *
+ * `fixedErrorType` is for spans whose convention fixes `error.type` (an MCP `tools/call` that
+ * returned `isError: true` is `tool_error`): the classification's own type then goes to
+ * `tool.error_detail_type`, so a `503` stays searchable.
  */
 export function markSpanFailed(
   span: SpanWriter,
   classification: ToolErrorClassification,
   message: string | undefined,
+  fixedErrorType?: string,
 ): void {
-  span.setAttribute(ATTR_ERROR_TYPE, classification.errorType);
+  span.setAttribute(ATTR_ERROR_TYPE, fixedErrorType ?? classification.errorType);
+  if (fixedErrorType !== undefined && classification.errorType !== fixedErrorType)
+    span.setAttribute(ATTR_TOOL_ERROR_DETAIL_TYPE, classification.errorType);
   span.setAttribute(ATTR_TOOL_ERROR_KIND, classification.kind);
   span.setAttribute(ATTR_TOOL_ERROR_RETRYABLE, classification.retryable);
   span.setAttribute(ATTR_TOOL_ERROR_EXECUTED, classification.executed);

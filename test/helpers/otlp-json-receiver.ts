@@ -18,8 +18,11 @@ type KeyValue = { key: string; value?: AnyValue };
 
 export interface ReceivedSpan {
   name: string;
+  traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** OTLP SpanKind: 2 = SERVER, 3 = CLIENT. */
+  kind: number;
   /** 2 = ERROR. */
   statusCode: number;
   attributes: Record<string, unknown>;
@@ -76,7 +79,9 @@ export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
             for (const span of scope.spans ?? []) {
               spans.push({
                 name: span.name,
+                traceId: span.traceId,
                 spanId: span.spanId,
+                kind: span.kind ?? 0,
                 parentSpanId: span.parentSpanId || undefined,
                 statusCode: span.status?.code ?? 0,
                 attributes: flatten(span.attributes),

@@ -1,192 +1,382 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { Client as ClientType } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AddressInfo } from 'node:net';
+import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { callApi, errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
 
-describe('MCP adapter (@modelcontextprotocol/sdk over InMemoryTransport)', () => {
+type Any = any;
+
+interface Sdk {
+  label: string;
+  /** Client and server connected over the SDK's InMemoryTransport, with the test tools registered. */
+  connect(api: FlakyServer): Promise<{ client: Any; close: () => Promise<void> }>;
+  /** How the SDK answers an unknown tool: an isError result (1.x McpServer) or a JSON-RPC error (2.x). */
+  unknownTool: 'result' | 'json-rpc';
+  /** Whether the server's handler errors are seen as thrown (McpServer), before they become text. */
+  seesHandlerErrors: boolean;
+}
+
+const failingText = { isError: true, content: [{ type: 'text', text: 'upstream answered HTTP 503' }] };
+
+function registerTools(server: Any, api: FlakyServer, inputSchema: (shape: Any) => Any): void {
+  server.registerTool(
+    'fetch_path',
+    { description: 'GETs a path on the test API', inputSchema: inputSchema({ path: z.string() }) },
+    async ({ path }: { path: string }) => ({
+      content: [{ type: 'text', text: await callApi(api.url + path) }],
+    }),
+  );
+  server.registerTool('busy', { description: 'Returns an error result' }, async () => failingText);
+  server.registerTool('ok', { description: 'Succeeds' }, async () => ({
+    content: [{ type: 'text', text: 'fine' }],
+  }));
+}
+
+const SDKS: Sdk[] = [
+  {
+    label: '@modelcontextprotocol/sdk 1.x latest',
+    unknownTool: 'result',
+    seesHandlerErrors: true,
+    async connect(api) {
+      const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
+      const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
+      const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
+      const server = new McpServer({ name: 'test-server', version: '1.0.0' });
+      registerTools(server, api, (shape) => shape);
+      return linked(new Client({ name: 'test-client', version: '1.0.0' }), server, InMemoryTransport);
+    },
+  },
+  {
+    label: '@modelcontextprotocol/client and /server 2.x',
+    unknownTool: 'json-rpc',
+    seesHandlerErrors: true,
+    async connect(api) {
+      const { Client } = load('@modelcontextprotocol/client');
+      const { McpServer, InMemoryTransport } = load('@modelcontextprotocol/server');
+      const server = new McpServer({ name: 'test-server', version: '1.0.0' });
+      registerTools(server, api, (shape) => z.object(shape));
+      // MCP 2026-07-28: a result that asks the client for input is no error.
+      server.registerTool('needs_input', { description: 'Asks for a confirmation' }, async () => ({
+        resultType: 'input_required',
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+          },
+        },
+      }));
+      return linked(new Client({ name: 'test-client', version: '1.0.0' }), server, InMemoryTransport);
+    },
+  },
+];
+
+async function linked(client: Any, server: Any, InMemoryTransport: Any) {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', () => {
   let tracing: TestTracing;
   let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
-  let client: ClientType;
-  let mcpServer: McpServerType;
-  let closedPort: number;
-  let Client: typeof ClientType;
+  let api: FlakyServer;
 
   before(async () => {
     tracing = createTestTracing();
+    propagation.setGlobalPropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    );
     instrumentation = new ToolInstrumentation();
     instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
-    closedPort = await refusedPort();
-    ({ Client } = load('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof ClientType });
-    const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js') as {
-      McpServer: typeof McpServerType;
-    };
-    const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
-
-    mcpServer = new McpServer({ name: 'test-server', version: '1.0.0' });
-    mcpServer.registerTool(
-      'fetch_path',
-      { description: 'GETs a path on the test API', inputSchema: { path: z.string() } },
-      async ({ path }, extra) => ({
-        content: [{ type: 'text', text: await callApi(server.url + path, extra.signal) }],
-      }),
-    );
-    mcpServer.registerTool('fetch_closed', { description: 'GETs a closed port' }, async () => ({
-      content: [{ type: 'text', text: await callApi(`http://127.0.0.1:${closedPort}/`) }],
-    }));
-    mcpServer.registerTool('locked_file', { description: 'Reports an error result' }, async () => ({
-      isError: true,
-      content: [{ type: 'text', text: 'the file is locked by another process' }],
-    }));
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'test-client', version: '1.0.0' });
-    await Promise.all([mcpServer.connect(serverTransport), client.connect(clientTransport)]);
+    api = await startFlakyServer();
   });
   afterEach(() => tracing.reset());
   after(async () => {
-    await client.close();
-    await mcpServer.close();
     instrumentation.disable();
-    await server.close();
+    propagation.disable();
+    await api.close();
     await tracing.shutdown();
   });
 
-  /** Calls the tool under an `agent` span and returns the result (or error) and the tool span. */
-  async function call(name: string, args: Record<string, unknown> = {}, options?: { timeout: number }) {
-    const agent = tracing.tracer.startSpan('agent');
-    const outcome = await context
-      .with(trace.setSpan(context.active(), agent), () =>
-        client.callTool({ name, arguments: args }, undefined, options),
-      )
-      .then(
-        (result) => ({ result, error: undefined }),
-        (error: unknown) => ({ result: undefined, error }),
+  /** Client and server span of one call, the server span a child of the client span. */
+  function spansOf(name: string): { client: ReadableSpan; server: ReadableSpan | undefined } {
+    const spans = tracing.spans().filter((s) => s.name === `tools/call ${name}`);
+    const client = spans.find((s) => s.kind === SpanKind.CLIENT);
+    expect(client, `client span among ${tracing.spans().map((s) => s.name)}`).to.not.equal(undefined);
+    const server = spans.find((s) => s.kind === SpanKind.SERVER);
+    if (server) {
+      expect(server.spanContext().traceId).to.equal(client!.spanContext().traceId);
+      expect(server.parentSpanContext?.spanId).to.equal(client!.spanContext().spanId);
+    }
+    return { client: client!, server };
+  }
+
+  for (const sdk of SDKS) {
+    describe(sdk.label, () => {
+      let client: Any;
+      let close: () => Promise<void>;
+      before(async () => ({ client, close } = await sdk.connect(api)));
+      after(() => close());
+
+      async function call(name: string, args: Record<string, unknown> = {}) {
+        const agent = tracing.tracer.startSpan('agent');
+        const outcome = await context
+          .with(trace.setSpan(context.active(), agent), () => client.callTool({ name, arguments: args }))
+          .then(
+            (result: Any) => ({ result, error: undefined }),
+            (error: unknown) => ({ result: undefined, error: error as Any }),
+          );
+        agent.end();
+        const spans = spansOf(name);
+        expect(spans.client.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
+        return { ...outcome, ...spans };
+      }
+
+      it('a CLIENT and a SERVER span named tools/call {tool}, in one trace, attributed by the conventions', async () => {
+        const { result, client: clientSpan, server } = await call('ok');
+        expect(result.isError).to.not.equal(true);
+        for (const span of [clientSpan, server!]) {
+          expect(span.attributes).to.include({
+            'mcp.method.name': 'tools/call',
+            'gen_ai.tool.name': 'ok',
+            'gen_ai.operation.name': 'execute_tool',
+          });
+          expect(span.attributes['jsonrpc.request.id']).to.match(/^\d+$/);
+          expect(span.status.code).to.not.equal(SpanStatusCode.ERROR);
+          expect(span.attributes['error.type']).to.equal(undefined);
+          expect(span.attributes['gen_ai.tool.call.result']).to.equal(undefined);
+        }
+        expect(server!.attributes['jsonrpc.request.id']).to.equal(
+          clientSpan.attributes['jsonrpc.request.id'],
+        );
+        expect(server!.attributes['gen_ai.tool.description']).to.equal('Succeeds');
+        // In-memory: no network transport to name.
+        expect(clientSpan.attributes['network.transport']).to.equal(undefined);
+      });
+
+      it('an isError result is error.type=tool_error on both sides; the status in its text stays in tool.error_detail_type', async () => {
+        const { result, client: clientSpan, server } = await call('busy');
+        expect(result.isError).to.equal(true);
+        for (const span of [clientSpan, server!]) {
+          expect(errorOf(span)).to.deep.equal({
+            type: 'tool_error',
+            kind: 'transient',
+            executed: true,
+            status: SpanStatusCode.ERROR,
+          });
+          expect(span.attributes['tool.error_detail_type']).to.equal('503');
+        }
+      });
+
+      if (sdk.seesHandlerErrors) {
+        it("the server span keeps the handler's real HTTP error behind tool_error; the client sees only text", async () => {
+          const { result, client: clientSpan, server } = await call('fetch_path', { path: '/429' });
+          expect(result.isError).to.equal(true);
+          expect(errorOf(server!)).to.deep.equal({
+            type: 'tool_error',
+            kind: 'quota',
+            executed: true,
+            status: SpanStatusCode.ERROR,
+          });
+          expect(server!.attributes['tool.error_detail_type']).to.equal('429');
+          expect(server!.events.filter((e: { name: string }) => e.name === 'exception')).to.have.length(1);
+          expect(clientSpan.attributes['error.type']).to.equal('tool_error');
+        });
+      }
+
+      it('an unknown tool is unknown_tool, not executed', async () => {
+        const { result, error, client: clientSpan } = await call('no_such_tool');
+        expect(clientSpan.attributes['tool.error_kind']).to.equal('unknown_tool');
+        expect(clientSpan.attributes['tool.error_executed']).to.equal(false);
+        if (sdk.unknownTool === 'result') {
+          expect(result.isError).to.equal(true);
+          expect(clientSpan.attributes['error.type']).to.equal('tool_error');
+          expect(clientSpan.attributes['tool.error_detail_type']).to.equal('-32602');
+        } else {
+          expect(error.code).to.equal(-32602);
+          expect(clientSpan.attributes['error.type']).to.equal('-32602');
+          expect(clientSpan.attributes['rpc.response.status_code']).to.equal('-32602');
+        }
+      });
+
+      if (sdk.label.includes('2.x')) {
+        it('an input-required result is no error on the server span', async () => {
+          // On this 2025-era connection the SDK answers the client with an isError text instead.
+          const { result, client: clientSpan, server } = await call('needs_input');
+          expect(server!.status.code).to.not.equal(SpanStatusCode.ERROR);
+          expect(server!.attributes['error.type']).to.equal(undefined);
+          expect(result.isError).to.equal(true);
+          expect(clientSpan.attributes['error.type']).to.equal('tool_error');
+        });
+      }
+
+      it("carries the trace context in a copy of params._meta: the caller's object is not changed", async () => {
+        const params = Object.freeze({ name: 'ok', arguments: {}, _meta: Object.freeze({ app: 'kept' }) });
+        const result = await client.callTool(params);
+        expect(result.isError).to.not.equal(true);
+        expect(params._meta).to.deep.equal({ app: 'kept' });
+        const { client: clientSpan, server } = spansOf('ok');
+        expect(server?.parentSpanContext?.spanId).to.equal(clientSpan.spanContext().spanId);
+      });
+
+      it('a server that receives no trace context still traces the call', async () => {
+        propagation.disable();
+        try {
+          const result = await context.with(trace.deleteSpan(context.active()), () =>
+            client.callTool({ name: 'busy', arguments: {} }),
+          );
+          expect(result.isError).to.equal(true);
+        } finally {
+          propagation.setGlobalPropagator(
+            new CompositePropagator({
+              propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+            }),
+          );
+        }
+        const server = tracing.spans().find((s) => s.kind === SpanKind.SERVER);
+        expect(server?.attributes['error.type']).to.equal('tool_error');
+      });
+    });
+  }
+
+  describe('@modelcontextprotocol/sdk 1.x over Streamable HTTP on 127.0.0.1', () => {
+    let client: Any;
+    let close: () => Promise<void>;
+    before(async () => {
+      const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
+      const { StreamableHTTPClientTransport } = load('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
+      const { StreamableHTTPServerTransport } = load('@modelcontextprotocol/sdk/server/streamableHttp.js');
+      const server = new McpServer({ name: 'http-server', version: '1.0.0' });
+      registerTools(server, api, (shape) => shape);
+      const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+      await server.connect(serverTransport);
+      // The HTTP request runs in its own context: the server span's parent can only come from _meta.
+      const http = createServer((req, res) => void serverTransport.handleRequest(req, res));
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      const { port } = http.address() as AddressInfo;
+      client = new Client({ name: 'http-client', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      close = async () => {
+        await client.close();
+        await server.close();
+        http.closeAllConnections();
+        await new Promise((resolve) => http.close(resolve));
+      };
+    });
+    after(() => close());
+
+    it('the server span is the client span child; network.transport=tcp, mcp.session.id and the protocol version', async () => {
+      const result = await client.callTool({ name: 'busy', arguments: {} });
+      expect(result.isError).to.equal(true);
+      const { client: clientSpan, server } = spansOf('busy');
+      expect(server, 'server span').to.not.equal(undefined);
+      expect(clientSpan.attributes['network.transport']).to.equal('tcp');
+      expect(server!.attributes['network.transport']).to.equal('tcp');
+      expect(clientSpan.attributes['mcp.session.id']).to.be.a('string');
+      expect(server!.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
+      expect(clientSpan.attributes['mcp.protocol.version']).to.match(/^\d{4}-\d{2}-\d{2}$/);
+      expect(server!.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
+    });
+  });
+
+  describe('an agent framework tool span around callTool', () => {
+    let client: Any;
+    let close: () => Promise<void>;
+    before(async () => ({ client, close } = await SDKS[0]!.connect(api)));
+    after(() => close());
+
+    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
+      const outer = tracing.tracer.startSpan('execute_tool busy', {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'busy' },
+      });
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        client.callTool({ name: 'busy', arguments: {} }),
       );
-    agent.end();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
-    return { ...outcome, span };
-  }
-
-  it('one span per call with the real server-side HTTP 500, although the client only gets isError text', async () => {
-    const { result, span } = await call('fetch_path', { path: '/500' });
-    expect(result?.isError).to.equal(true);
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
+      outer.end();
+      expect(tracing.spans().filter((s) => s.kind === SpanKind.CLIENT)).to.have.length(0);
+      const enriched = tracing.span('execute_tool busy');
+      expect(enriched.attributes).to.include({
+        'mcp.method.name': 'tools/call',
+        'tool.error_kind': 'transient',
+      });
+      expect(enriched.attributes['jsonrpc.request.id']).to.match(/^\d+$/);
+      // An execute_tool span keeps this package's rule: the finer type is error.type itself.
+      expect(enriched.attributes['error.type']).to.equal('503');
+      const server = tracing.spans().find((s) => s.kind === SpanKind.SERVER);
+      expect(server?.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
     });
-    // The client span is the one span: the in-process server handler enriched it.
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(1);
-    expect(span.attributes['gen_ai.tool.type']).to.equal('extension');
-    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    expect(span.attributes['gen_ai.tool.call.id']).to.be.a('string');
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(0);
-  });
 
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-    ['/503', '503', 'transient'],
-  ] as const) {
-    it(`classifies ${path} from the server handler as ${kind}`, async () => {
-      const { span } = await call('fetch_path', { path });
-      expect(errorOf(span)).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('classifies a refused connection in the handler as network', async () => {
-    const { span } = await call('fetch_closed');
-    expect(errorOf(span)).to.include({ type: 'ECONNREFUSED', kind: 'network' });
-  });
-
-  it('marks a returned isError result as tool_error', async () => {
-    const { result, span } = await call('locked_file');
-    expect(result?.isError).to.equal(true);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
+    it('another tool name: the CLIENT span nests under the framework span', async () => {
+      const outer = tracing.tracer.startSpan('execute_tool plan', {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'plan' },
+      });
+      await context.with(trace.setSpan(context.active(), outer), () =>
+        client.callTool({ name: 'ok', arguments: {} }),
+      );
+      outer.end();
+      const { client: clientSpan } = spansOf('ok');
+      expect(clientSpan.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
     });
   });
 
-  it('classifies an unknown tool from the MCP -32602 text as unknown_tool, not executed', async () => {
-    const { result, span } = await call('no_such_tool');
-    expect(result?.isError).to.equal(true);
-    expect(errorOf(span)).to.deep.equal({
-      type: '-32602',
-      kind: 'unknown_tool',
-      executed: false,
-      status: SpanStatusCode.ERROR,
+  describe('@modelcontextprotocol/sdk 1.2.0, the lowest supported (low-level Server)', () => {
+    let client: Any;
+    let close: () => Promise<void>;
+    before(async () => {
+      // An npm alias is not the package name require-in-the-middle hooks, so the instrumentation's
+      // own file patches are applied to the alias's modules by hand.
+      const patchFile = (suffix: string, exports: unknown) => {
+        const files = instrumentation
+          .getModuleDefinitions()
+          .flatMap((definition) => definition.files)
+          .filter((file) => file.name === `@modelcontextprotocol/sdk/dist/cjs/${suffix}`);
+        expect(files).to.have.length(1);
+        files[0].patch(exports, '1.2.0');
+        return exports as Any;
+      };
+      const { Client } = patchFile('client/index.js', load('mcp-sdk-lowest/client/index.js'));
+      const { Server } = patchFile('server/index.js', load('mcp-sdk-lowest/server/index.js'));
+      const { InMemoryTransport } = load('mcp-sdk-lowest/inMemory.js');
+      const { CallToolRequestSchema } = load('mcp-sdk-lowest/types.js');
+      const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(CallToolRequestSchema, async (request: Any) =>
+        request.params.name === 'busy' ? failingText : { content: [{ type: 'text', text: 'fine' }] },
+      );
+      ({ client, close } = await linked(
+        new Client({ name: 'c', version: '1.0.0' }, { capabilities: {} }),
+        server,
+        InMemoryTransport,
+      ));
     });
-  });
+    after(() => close());
 
-  it('classifies a Zod input error as invalid_input, not executed', async () => {
-    const { span } = await call('fetch_path', { path: 42 });
-    expect(errorOf(span)).to.deep.equal({
-      type: '-32602',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
+    it('client and server spans in one trace, tool_error with the status kept', async () => {
+      const result = await client.callTool({ name: 'busy', arguments: {} });
+      expect(result.isError).to.equal(true);
+      const { client: clientSpan, server } = spansOf('busy');
+      expect(server, 'server span').to.not.equal(undefined);
+      for (const span of [clientSpan, server!]) {
+        expect(span.attributes['error.type']).to.equal('tool_error');
+        expect(span.attributes['tool.error_detail_type']).to.equal('503');
+      }
     });
-  });
-
-  it('classifies the client-side request timeout (McpError -32001) as timeout', async () => {
-    const { error, span } = await call('fetch_path', { path: '/hang' }, { timeout: 50 });
-    expect((error as { code?: number }).code).to.equal(-32001);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  it('traces the server alone when the client is not patched (a raw tools/call request)', async () => {
-    const { CallToolResultSchema } = load('@modelcontextprotocol/sdk/types.js');
-    const result = await client.request(
-      { method: 'tools/call', params: { name: 'fetch_path', arguments: { path: '/401' } } },
-      CallToolResultSchema,
-    );
-    expect(result.isError).to.equal(true);
-    const span = tracing.span('execute_tool fetch_path');
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    expect(span.attributes['gen_ai.tool.call.id']).to.be.a('string');
-    expect(errorOf(span)).to.include({ type: '401', kind: 'auth' });
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  it('unpatches on disable and patches once again on enable', async () => {
-    const proto = Client.prototype as unknown as { callTool: { __original?: unknown; __wrapped?: boolean } };
-    expect(proto.callTool.__wrapped).to.equal(true);
-    const original = proto.callTool.__original;
-    instrumentation.disable();
-    expect(proto.callTool).to.equal(original);
-    await client.callTool({ name: 'locked_file', arguments: {} });
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
-    instrumentation.enable();
-    expect(proto.callTool.__original).to.equal(original);
-    await client.callTool({ name: 'locked_file', arguments: {} });
-    expect(tracing.spans().filter((s) => s.name === 'execute_tool locked_file')).to.have.length(1);
   });
 });

@@ -368,6 +368,16 @@ describe('traceToolCall', () => {
       );
     });
 
+    it('records the result of a successful call only, as the GenAI conventions say', async () => {
+      await traceToolCall(tracer, { captureResults: true }, { name: 'refusing' }, async () => ({
+        isError: true,
+        content: [{ type: 'text', text: 'quota exceeded' }],
+      }));
+      const span = tracing.span('execute_tool refusing');
+      expect(span.attributes['error.type']).to.equal('tool_error');
+      expect(span.attributes).not.to.have.property('gen_ai.tool.call.result');
+    });
+
     it('calls attributesHook once with the outcome, and survives a hook that throws', async () => {
       const seen: unknown[] = [];
       const config = {

@@ -18,6 +18,28 @@ describe('ToolInstrumentation', () => {
     expect(names).to.include.members(['@modelcontextprotocol/sdk', '@langchain/core', 'ai']);
   });
 
+  it('captures content when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, unless its own options say otherwise', () => {
+    const previous = process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
+    process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'true';
+    try {
+      expect(new ToolInstrumentation({ enabled: false }).getConfig()).to.include({
+        captureArguments: true,
+        captureResults: true,
+      });
+      expect(new ToolInstrumentation({ enabled: false, captureResults: false }).getConfig()).to.include({
+        captureArguments: true,
+        captureResults: false,
+      });
+    } finally {
+      if (previous === undefined) delete process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
+      else process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = previous;
+    }
+    expect(new ToolInstrumentation({ enabled: false }).getConfig()).to.include({
+      captureArguments: false,
+      captureResults: false,
+    });
+  });
+
   it('leaves the frameworks named in disabledFrameworks unhooked', () => {
     const instrumentation = new ToolInstrumentation({
       enabled: false,

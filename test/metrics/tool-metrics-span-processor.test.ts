@@ -1,4 +1,4 @@
-import { metrics, SpanStatusCode, type Attributes } from '@opentelemetry/api';
+import { metrics, SpanKind, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   DataPointType,
@@ -50,6 +50,7 @@ function setup(options: ToolMetricsSpanProcessorOptions = {}, before: SpanProces
   return {
     meters,
     summary,
+    tracer,
     /** Ends a span with these attributes and status; `durationMs` is set through explicit times. */
     endSpan(name: string, attributes: Attributes, status?: SpanStatusCode, durationMs = 50) {
       const start = Date.now();
@@ -81,6 +82,20 @@ describe('ToolMetricsSpanProcessor', () => {
   afterEach(async () => {
     await teardown?.();
     teardown = undefined;
+  });
+
+  it('adds gen_ai.tool.type (recommended by the metric) and counts an MCP call once, not on its server side', async () => {
+    const t = setup();
+    teardown = t.shutdown;
+    const mcp = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.type': 'extension' };
+    t.endSpan('tools/call lookup', tool('lookup', mcp));
+    t.tracer.startSpan('tools/call lookup', { kind: SpanKind.SERVER, attributes: tool('lookup', mcp) }).end();
+    t.endSpan('execute_tool odd', tool('odd', { 'gen_ai.tool.type': 'made-up' }));
+    const duration = (await t.meters.collect()).get('gen_ai.execute_tool.duration') as HistogramMetricData;
+    expect(duration.dataPoints.map((point) => [point.attributes, point.value.count])).to.deep.equal([
+      [{ 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.type': 'extension' }, 1],
+      [{ 'gen_ai.tool.name': 'odd' }, 1],
+    ]);
   });
 
   it('records gen_ai.execute_tool.duration in seconds with the semconv buckets, error.type only on failure', async () => {

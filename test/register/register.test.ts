@@ -152,12 +152,18 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     const duration = points.filter((p) => p.metric === 'gen_ai.execute_tool.duration');
     expect(duration.find((p) => p.attributes['gen_ai.tool.name'] === 'get_time')?.attributes).to.deep.equal({
       'gen_ai.tool.name': 'get_time',
+      'gen_ai.tool.type': 'function',
     });
     expect(
       points.find((p) => p.metric === 'tool.errors' && p.attributes['gen_ai.tool.name'] === 'get_weather'),
     ).to.deep.equal({
       metric: 'tool.errors',
-      attributes: { 'gen_ai.tool.name': 'get_weather', 'error.type': '500', 'tool.error_kind': 'transient' },
+      attributes: {
+        'gen_ai.tool.name': 'get_weather',
+        'gen_ai.tool.type': 'function',
+        'error.type': '500',
+        'tool.error_kind': 'transient',
+      },
       value: 1,
     });
   }

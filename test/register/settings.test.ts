@@ -67,6 +67,23 @@ describe('register settings from the environment', () => {
       disabledFrameworks: ['mcp', 'langchain'],
     });
   });
+
+  it('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT turns both captures on; our own switches win', () => {
+    const genai = { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' };
+    expect(readRegisterSettings(genai).instrumentation).to.include({
+      captureArguments: true,
+      captureResults: true,
+    });
+    expect(
+      readRegisterSettings({ ...genai, OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: 'false' }).instrumentation,
+    ).to.include({ captureArguments: false, captureResults: true });
+    expect(
+      readRegisterSettings({
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'false',
+        OTEL_TOOL_ERRORS_CAPTURE_RESULTS: 'true',
+      }).instrumentation,
+    ).to.include({ captureArguments: false, captureResults: true });
+  });
 });
 
 describe('the exporting span processors built from the settings', () => {

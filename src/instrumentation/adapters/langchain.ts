@@ -15,6 +15,8 @@ const SUPPORTED = ['>=0.3.0 <2'];
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type ToolsModule = { StructuredTool?: { prototype: Record<string, AnyFunction> } };
+/** `@langchain/core/callbacks/manager`; OpenInference flags it when it adds its tracer. */
+type CallbackManagerModule = { openInferencePatched?: unknown };
 
 interface ToolCallArg {
   type?: unknown;
@@ -39,22 +41,48 @@ export const langchainAdapter: FrameworkAdapter = {
           if (exports?.StructuredTool) ctx.unwrap(exports.StructuredTool.prototype, 'call');
         },
       );
+    // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
+    const managerFile = (extension: 'cjs' | 'js') =>
+      new InstrumentationNodeModuleFile(
+        `@langchain/core/dist/callbacks/manager.${extension}`,
+        SUPPORTED,
+        (exports: CallbackManagerModule) => {
+          if (exports) callbackManagers.add(exports);
+          return exports;
+        },
+        (exports: CallbackManagerModule) => void callbackManagers.delete(exports),
+      );
     return {
       modules: [
         new InstrumentationNodeModuleDefinition('@langchain/core', SUPPORTED, undefined, undefined, [
           file('cjs'),
           file('js'),
+          managerFile('cjs'),
+          managerFile('js'),
         ]),
       ],
     };
   },
 };
 
+const callbackManagers = new Set<CallbackManagerModule>();
+
+/**
+ * OpenInference's LangChain instrumentation makes its own TOOL span for every tool run (from
+ * LangChain's callbacks, inside `call`). The GenAI conventions want one span per call, so this
+ * adapter then starts none, and the processor enriches OpenInference's span when it ends (from its
+ * status and exception text, and the failed HTTP calls under it).
+ */
+function isOpenInferenceTracing(): boolean {
+  for (const manager of callbackManagers) if (manager.openInferencePatched === true) return true;
+  return false;
+}
+
 /** `call(arg, configArg, tags)`: `arg` is the input or a `tool_call`; the id may be on `configArg.toolCall`. */
 function wrapCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function call(this: unknown, ...args: unknown[]) {
     const tool = this as { name?: unknown; description?: unknown } | undefined;
-    if (typeof tool?.name !== 'string') return original.apply(this, args);
+    if (typeof tool?.name !== 'string' || isOpenInferenceTracing()) return original.apply(this, args);
     const [arg, configArg] = args as [ToolCallArg | undefined, { toolCall?: ToolCallArg } | undefined];
     const isToolCall = typeof arg === 'object' && arg !== null && arg.type === 'tool_call';
     const callId = (isToolCall ? arg.id : undefined) ?? configArg?.toolCall?.id;
