@@ -37,6 +37,7 @@ import {
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
 import type { ReadableSpanLike } from '../processor/span-shape';
 import { isObjectLike, read, readString } from '../classify/safe';
+import { hideArgumentsOn } from '../hidden-arguments';
 import { markSpanFailed } from '../span-error';
 import type { ToolInstrumentationConfig } from './config';
 
@@ -126,6 +127,15 @@ export function recordToolError(err: unknown): void {
   } catch (e) {
     logger.error('recordToolError failed', e);
   }
+}
+
+/**
+ * The argument values of the tool call running in `ctx` that telemetry must not repeat (none when
+ * arguments are captured), or `undefined` outside a tool call.
+ */
+export function argumentTextsToHide(ctx: Context): readonly string[] | undefined {
+  const call = ctx.getValue(TOOL_CALL_KEY) as ToolCall | undefined;
+  return call?.hiddenArgumentTexts();
 }
 
 /**
@@ -289,7 +299,9 @@ class ToolCall {
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
   private failWith(err: unknown, thrown: boolean): ToolErrorClassification | undefined {
     try {
-      const hidden = this.argumentTexts();
+      const hidden = this.hiddenArgumentTexts();
+      // The framework records this error on its own span too: the processor hides them there.
+      if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
       const message = messageOf(err);
       const recordsException = this.role === 'owner' && !this.exceptionRecorded;
       // Redacted once, for both the status and the exception event.
@@ -309,7 +321,7 @@ class ToolCall {
   }
 
   /** Argument values to hide from error text: none when arguments are captured anyway. */
-  private argumentTexts(): readonly string[] {
+  hiddenArgumentTexts(): readonly string[] {
     this.hiddenTexts ??=
       this.config.captureArguments || this.info.args === undefined ? [] : argumentTexts(this.info.args);
     return this.hiddenTexts;

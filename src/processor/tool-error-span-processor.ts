@@ -6,9 +6,11 @@ import {
   type SpanContext,
   type SpanStatus,
 } from '@opentelemetry/api';
-import { scrubMessage } from '../redact';
+import { argumentsHiddenOn } from '../hidden-arguments';
+import { hideValues, scrubMessage } from '../redact';
 import { markSpanFailed } from '../span-error';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { redactExceptionEvents } from './exception-events';
 import { ChildHttpFailures, MAX_TRACKED_PARENT_SPANS } from './http-child-evidence';
 import { isMarkedFailure, markedFailureMessage, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
@@ -90,14 +92,20 @@ export class ToolErrorSpanProcessor {
       this.watchedSpans.delete(spanContext);
       const toolName = missingToolName(span, family);
       if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+      // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
+      const hidden = argumentsHiddenOn(span);
       // Marked by the wrapper: the attributes stand, only a status message set since may need scrubbing.
       if (isMarkedFailure(span)) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(markedFailureMessage(span)) });
-        return;
+        const message = hideValues(markedFailureMessage(span), hidden);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(message) });
+      } else {
+        const failure = readToolSpanFailure(span, family, httpChild);
+        if (failure !== undefined) {
+          const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
+          markSpanFailed(errorStatusWriter(span), failure.classification, message);
+        }
       }
-      const failure = readToolSpanFailure(span, family, httpChild);
-      if (failure !== undefined)
-        markSpanFailed(errorStatusWriter(span), failure.classification, failure.message);
+      if (span.events.length > 0) redactExceptionEvents(span, hidden);
     } catch (error) {
       diag.error(`${NAME}: onEnding failed`, error);
     }
