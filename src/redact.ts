@@ -64,12 +64,12 @@ const OPAQUE_RUN_PATTERN = SECRET_PATTERNS[SECRET_PATTERNS.length - 1];
 
 /**
  * A long run that looks random is a secret; one that reads as words is kept. A run with slashes
- * is a path unless it looks random as a whole (an AWS secret key has slashes); its long parts are
- * then judged one by one.
+ * is a path, whose long parts are judged one by one, unless it is 40 characters that look random
+ * (an AWS secret access key).
  */
 function opaqueOrKept(run: string): string {
   if (!run.includes('/')) return looksRandom(run) ? REDACTED : run;
-  if (!run.startsWith('/') && looksRandom(run)) return REDACTED;
+  if (run.length === 40 && looksRandom(run)) return REDACTED;
   return run
     .split('/')
     .map((part) => (part.length >= 32 && looksRandom(part) ? REDACTED : part))

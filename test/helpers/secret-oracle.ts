@@ -54,7 +54,15 @@ export const EXTRA_SECRETS: readonly CorpusSecret[] = [
   { rule: 'hugging face token', secret: 'hf_QmZkVbTrWpXyLnHsDfGjKaEcUoIq12345678' },
   { rule: 'npm token', secret: 'npm_K8sPq2LmN4vX7rT9wY3zB6cD1fG5hJ0kQ2aS' },
   { rule: 'jwt', secret: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjYW5hcnkifQ.c2lnbmF0dXJlLXZhbHVlLTEyMzQ' },
-  { rule: 'slack webhook path', secret: 'T0ABCD1EF/B0GHIJ2KL/Zq8Xw4Vb6Nm2Lk9Jh3Gf5Dp7S' },
+  {
+    rule: 'slack webhook url',
+    secret: 'https://hooks.slack.com/services/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S',
+  },
+  {
+    rule: 'discord webhook url',
+    secret:
+      'https://discord.com/api/webhooks/112233445566778899/Xy9-Kq2Lm4Np6Rs8Tu0Vw2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn8',
+  },
   { rule: 'random api key', secret: 'Zx8Qw2Er6Ty4Ui9Op3As7Df1Gh5Jk0LmNb' },
   { rule: 'hex api key', secret: '3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e' },
   {
@@ -102,12 +110,16 @@ export function secretCorpus(): Promise<CorpusSecret[]> {
 }
 
 /**
- * What of `secret` must not be found in telemetry: the string itself and its percent-encoded
- * form. Matches that carry the key name (`AWS_SECRET_ACCESS_KEY = wJal…`) are reduced to the value.
+ * What of `secret` must not be found in telemetry: the string itself, its percent-encoded form,
+ * and a URL's last path segment. Matches that carry the key name (`AWS_SECRET_ACCESS_KEY = wJal…`) are reduced to the value.
  */
 export function secretNeedles(secret: string): string[] {
   const value = /^[A-Za-z_]+ [:=] (.{8,})$/.exec(secret)?.[1] ?? secret;
-  return [...new Set([value, encodeURIComponent(value)])];
+  const needles = [value, encodeURIComponent(value)];
+  // A webhook URL's credential is its last path segment, wherever the rest went.
+  const lastSegment = /^https:\/\/\S+\/([^/]{16,})$/.exec(value)?.[1];
+  if (lastSegment !== undefined) needles.push(lastSegment);
+  return [...new Set(needles)];
 }
 
 /**
@@ -118,10 +130,12 @@ export async function leaksIn(outputs: readonly { text: string; from: CorpusSecr
   const leaks: string[] = [];
   for (const { text, from } of outputs) {
     for (const needle of secretNeedles(from.secret)) {
-      if (text.includes(needle)) leaks.push(`${from.rule}: ${needle.slice(0, 60)} in ${text.slice(0, 160)}`);
+      const at = text.indexOf(needle);
+      if (at !== -1)
+        leaks.push(`${from.rule}: ${JSON.stringify(text.slice(Math.max(0, at - 100), at + 60))}`);
     }
   }
-  const joined = outputs.map((output) => output.text).join('\n\n');
+  const joined = [...new Set(outputs.map((output) => output.text))].join('\n\n');
   const decoded = safeDecode(joined);
   for (const view of decoded === joined ? [joined] : [joined, decoded]) {
     for (const { rule, found } of await findSecrets(view)) {
