@@ -40,6 +40,7 @@ import { isObjectLike, read, readString } from '../classify/safe';
 import { hideArgumentsOn } from '../hidden-arguments';
 import { markSpanFailed } from '../span-error';
 import type { ToolInstrumentationConfig } from './config';
+import { toolSpanName } from './tool-span-name';
 
 export interface ToolCallInfo {
   name: string;
@@ -180,7 +181,7 @@ function startToolCall(
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
-      `execute_tool ${info.name}`,
+      toolSpanName(info.name),
       { kind: SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );

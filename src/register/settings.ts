@@ -17,6 +17,11 @@ export interface RegisterSettings {
   >;
   /** Problems found, to report once a diag logger exists (NodeSDK installs it from `OTEL_LOG_LEVEL`). */
   readonly warnings: readonly string[];
+  /**
+   * Values of this package's own variables that mean nothing (`OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS=yes`),
+   * each naming the valid values; the register prints them on stderr whatever the log level.
+   */
+  readonly invalidValues: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -26,6 +31,19 @@ const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];
 
 function isTrue(value: string | undefined): boolean {
   return value?.trim().toLowerCase() === 'true';
+}
+
+/**
+ * A boolean of ours: `true` or `false` (any case), unset or empty for the default `false`.
+ * Anything else is reported and read as `false`, so a typo never turns capture on.
+ */
+function flag(env: Env, name: string, invalid: string[]): boolean {
+  const value = env[name]?.trim().toLowerCase() ?? '';
+  if (value === 'true') return true;
+  if (value !== 'false' && value !== '') {
+    invalid.push(`${name}=${JSON.stringify(env[name])} is not valid; use true or false. Read as false.`);
+  }
+  return false;
 }
 
 function list(value: string | undefined): string[] {
@@ -60,15 +78,17 @@ function tracesProtocol(env: Env, warnings: string[]): OtlpProtocol {
 
 export function readRegisterSettings(env: Env = process.env): RegisterSettings {
   const warnings: string[] = [];
+  const invalidValues: string[] = [];
   return {
     disabled: isTrue(env.OTEL_SDK_DISABLED),
     tracesExporters: tracesExporters(env, warnings),
     tracesProtocol: tracesProtocol(env, warnings),
     instrumentation: {
-      captureArguments: isTrue(env.OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS),
-      captureResults: isTrue(env.OTEL_TOOL_ERRORS_CAPTURE_RESULTS),
+      captureArguments: flag(env, 'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS', invalidValues),
+      captureResults: flag(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', invalidValues),
       disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
     },
     warnings,
+    invalidValues,
   };
 }

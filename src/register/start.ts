@@ -87,6 +87,7 @@ export function startZeroCode(options: StartOptions = {}): NodeSDK | undefined {
       ],
     });
     for (const warning of settings.warnings) diag.warn(`otel-tool-errors/register: ${warning}`);
+    for (const invalid of settings.invalidValues) console.warn(`otel-tool-errors/register: ${invalid}`);
     options.beforeStart?.();
     sdk.start();
     shutdownOnExit(sdk);

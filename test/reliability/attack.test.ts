@@ -90,7 +90,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
     for (const line of counts) console.log(`      ${line}`);
   });
 
-  async function runAgent(protocol: Protocol, capture: boolean): Promise<string> {
+  async function runAgent(protocol: Protocol, capture: string): Promise<{ stdout: string; stderr: string }> {
     const child = spawn(process.execPath, ['--require', registerCjs, FIXTURE], {
       cwd: ROOT,
       env: {
@@ -100,8 +100,8 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol,
         OTEL_METRICS_EXPORTER: 'none',
         OTEL_LOGS_EXPORTER: 'none',
-        OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: String(capture),
-        OTEL_TOOL_ERRORS_CAPTURE_RESULTS: String(capture),
+        OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: capture,
+        OTEL_TOOL_ERRORS_CAPTURE_RESULTS: capture,
         ATTACK_CASES: casesFile,
         ECHO_URL: upstream.url,
       },
@@ -111,9 +111,8 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
-    expect(stderr, 'stderr').to.equal('');
     expect(code).to.equal(0);
-    return stdout;
+    return { stdout, stderr };
   }
 
   /** Every string the exported bodies hold: the raw bytes, and for JSON the decoded span strings. */
@@ -138,7 +137,8 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
   for (const protocol of ['http/protobuf', 'http/json'] as Protocol[]) {
     for (const capture of [false, true]) {
       it(`${protocol}, capture ${capture ? 'on' : 'off'}: 0 leaks in every exported byte`, async () => {
-        const stdout = await runAgent(protocol, capture);
+        const { stdout, stderr } = await runAgent(protocol, String(capture));
+        expect(stderr, 'stderr').to.equal('');
         const calls = Number(/calls=(\d+)/.exec(stdout)?.[1]);
         expect(calls).to.equal(corpus.length * 9 + KEYED_SECRETS.length * 3);
         const texts = exportedTexts(protocol);
@@ -181,4 +181,16 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
       });
     }
   }
+
+  it('OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS=yes: one warning naming the valid values, and capture stays off', async () => {
+    const { stderr } = await runAgent('http/json', 'yes');
+    expect(stderr.trim().split('\n')).to.deep.equal([
+      'otel-tool-errors/register: OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS="yes" is not valid; use true or false. Read as false.',
+      'otel-tool-errors/register: OTEL_TOOL_ERRORS_CAPTURE_RESULTS="yes" is not valid; use true or false. Read as false.',
+    ]);
+    const spans = receiver.spans();
+    expect(spans.length).to.be.greaterThan(900);
+    expect(spans.filter((span) => 'gen_ai.tool.call.arguments' in span.attributes)).to.deep.equal([]);
+    expect(exportedTexts('http/json').join('\n')).not.to.include(TOPIC);
+  });
 });
