@@ -14,6 +14,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<Row[]> }>> = {
   wrapper: () => import('./wrapper'),
   peers: () => import('./peers'),
   classifier: () => import('./classifier'),
+  redactor: () => import('./redactor'),
   scale: () => import('./scale'),
   'recursion-depth': () => import('./recursion-depth'),
 };

@@ -12,41 +12,87 @@ export const MAX_STATUS_MESSAGE_LENGTH = 256;
 export const DEFAULT_MAX_CAPTURE_LENGTH = 1024;
 export const MAX_EXCEPTION_TEXT_LENGTH = 4096;
 
+/** Key names whose value is a secret wherever they appear (`GITHUB_TOKEN=`, `"client_secret":`). */
+const SECRET_KEY_WORDS =
+  'password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|signature|cookie|session[_-]?id';
+
 const SECRET_PATTERNS: readonly RegExp[] = [
-  // URL userinfo (https://user:pass@host) and query strings / fragments.
-  /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/@?#]{1,256}@/gi,
+  // URL userinfo (https://user:pass@host, mongodb+srv://user:p@ss@host) and query strings / fragments.
+  /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/?#]{1,256}@/gi,
   /(\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s?#]{1,2048})[?#][^\s"<>]*/gi,
+  // PEM private keys, also with their line breaks escaped (`\n` inside a JSON string), or cut short.
+  /-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\s\\:,-]*(?:-----END[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/g,
   // Authorization headers and bearer/basic credentials.
   /\b(authorization|proxy-authorization)(\\{0,8}["']?\s{0,3}[:=]\s{0,3}\\{0,8}["']?)(?:[^\s"',}\\]|\\[^\s"'\\]|\\\\)+(?:\s(?:[^\s"',}\\]|\\[^\s"'\\]|\\\\)+)?/gi,
   /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  // Provider keys: OpenAI/Anthropic `sk-…`, GitHub, Slack, Google, Stripe; AWS access key ids.
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{30,}/g,
-  /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  // Provider keys, by their published prefixes: OpenAI and Anthropic `sk-`, GitHub, GitLab, Grafana,
+  // Hugging Face, npm, Slack, SendGrid, Shopify, Groq, Linear, Notion, 1Password, HashiCorp Vault,
+  // Databricks, Docker, Figma, Vercel, Cloudflare, Stripe, Tailscale, Google.
+  /\b(?:sk-|gh[opusr]_|github_pat_|glpat-|gl(?:c|sa|dt|rt|ptt|soat|ft|imt|cbt|oas|agent)_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp(?:at|ca|pa|ss)_|gsk_|lin_api_|ntn_|ops_eyJ|hv[sbr]\.|dapi|dckr_pat_|figd_|vc[pikar]_|cf[au]t_|[rsp]k_(?:live|test)_|tskey-|AIza)[A-Za-z0-9_.=-]{10,}/g,
+  /\bsecret_[A-Za-z0-9]{32,}/g,
+  /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g,
+  // Webhook URLs, whose path is the credential (Slack, Discord).
+  /((?:hooks\.slack\.com|discord(?:app)?\.com\/api)\/(?:services|workflows|triggers|webhooks)\/)[^\s"'<>?#]+/gi,
   // JWTs.
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g,
-  // key=value and "key": "value" secrets. Quotes may arrive escaped (\" or \\\") when the text sat
-  // inside a JSON string; a backslash in the value is kept unless it escapes the closing quote.
-  /\b((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|private[_-]?key|aws_secret_access_key|session[_-]?token|cookie)\\{0,8}["']?\s{0,3}[:=]\s{0,3}\\{0,8}["']?)(?:[^\s"'&,}\\]|\\[^\s"'\\]|\\\\)+/gi,
+  // key=value and "key": "value" secrets, the key as a word or part of one (`GITHUB_TOKEN`).
+  // Quotes may arrive escaped (\" or \\\") when the text sat inside a JSON string; a backslash in
+  // the value is kept unless it escapes the closing quote.
+  new RegExp(
+    `(\\b[A-Za-z0-9_.-]{0,40}?(?:${SECRET_KEY_WORDS})[A-Za-z0-9_.-]{0,24}\\\\{0,8}["']?\\s{0,3}[:=]>?\\s{0,3}\\\\{0,8}["']?)(?:[^\\s"'&,;}\\\\]|\\\\[^\\s"'\\\\]|\\\\\\\\)+`,
+    'gi',
+  ),
+  /\b((?:pwd|pass|key|sig|auth|jwt)\\{0,8}["']?\s{0,3}[:=]\s{0,3}\\{0,8}["']?)(?:[^\s"'&,;}\\]|\\[^\s"'\\]|\\\\)+/gi,
+  // Anything else long and opaque: 32+ characters mixing upper case, lower case and digits (an AWS
+  // secret key, a random API key), or 32+ hex digits. Checked in `opaqueOrKept`.
+  /[A-Za-z0-9+/_-]{32,}={0,2}/g,
 ];
 
 /**
- * Every pattern above needs one of these substrings, with the same case sensitivity: text without
- * any of them cannot hold a secret, and skips the 11 scans. Most error messages and stacks are such
- * text, and this runs on every failed span. Add to them when adding a pattern. Two regexes, because
- * one case-insensitive alternation of all of them scans about 30% slower.
+ * Every pattern above needs one of these, with the same case sensitivity: text without any of them
+ * cannot hold a secret, and skips the scans. Most error messages and stacks are such text, and
+ * this runs on every failed span. Add to them when adding a pattern. Two regexes, because one
+ * case-insensitive alternation of all of them scans about 30% slower; the third finds the
+ * opaque runs.
  */
 const MAY_HOLD_SECRET_EXACT_CASE =
-  /:\/\/|sk-|gh[opusr]_|github_pat_|xox[abposr]-|AIza|_live_|_test_|AKIA|ASIA|eyJ/;
-const MAY_HOLD_SECRET_ANY_CASE = /authorization|bearer|basic|passw|pwd|secret|token|key|cookie/i;
+  /:\/\/|hooks\.|\/webhooks\/|-----BEGIN|sk-|gh[opusr]_|github_pat_|glpat-|gl[a-z]{1,5}_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp[a-z]{2}_|gsk_|lin_api|ntn_|ops_|hv[sbr]\.|dapi|dckr_|figd_|vc[pikar]_|cf[au]t_|_live_|_test_|tskey-|AIza|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|eyJ/;
+const MAY_HOLD_SECRET_ANY_CASE =
+  /authorization|bearer|basic|passw|pwd|pass|secret|token|key|credential|signature|sig|cookie|session|auth|jwt/i;
+const MAY_HOLD_OPAQUE_RUN = /[A-Za-z0-9+/_-]{32}/;
 
-function replaceSecrets(text: string): string {
-  if (!MAY_HOLD_SECRET_EXACT_CASE.test(text) && !MAY_HOLD_SECRET_ANY_CASE.test(text)) return text;
+const OPAQUE_RUN_PATTERN = SECRET_PATTERNS[SECRET_PATTERNS.length - 1];
+
+/**
+ * A long run that looks random is a secret; one that reads as words is kept. A run with slashes
+ * is a path, whose long parts are judged one by one, unless it is 40 characters that look random
+ * (an AWS secret access key).
+ */
+function opaqueOrKept(run: string): string {
+  if (!run.includes('/')) return looksRandom(run) ? REDACTED : run;
+  if (run.length === 40 && looksRandom(run)) return REDACTED;
+  return run
+    .split('/')
+    .map((part) => (part.length >= 32 && looksRandom(part) ? REDACTED : part))
+    .join('/');
+}
+
+function looksRandom(run: string): boolean {
+  if (/^[0-9a-fA-F]+$/.test(run)) return /[0-9]/.test(run) && /[a-fA-F]/.test(run);
+  return /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run);
+}
+
+/** `text` with every secret the patterns know replaced by `[REDACTED]`; no truncation. */
+export function replaceSecrets(text: string): string {
+  const maySecret = MAY_HOLD_SECRET_EXACT_CASE.test(text) || MAY_HOLD_SECRET_ANY_CASE.test(text);
+  if (!maySecret && !MAY_HOLD_OPAQUE_RUN.test(text)) return text;
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
+    if (pattern === OPAQUE_RUN_PATTERN) {
+      out = out.replace(pattern, opaqueOrKept);
+      continue;
+    }
+    if (!maySecret) continue;
     out = out.replace(pattern, (_match, prefix?: string, separator?: string) => {
       if (typeof prefix !== 'string') return REDACTED;
       // Keep the part before the secret (scheme, header or key name) so the text stays readable.
@@ -59,6 +105,33 @@ function replaceSecrets(text: string): string {
   return out;
 }
 
+/**
+ * `text` with no secrets and none of the `hidden` values, also where they were percent-encoded:
+ * the text is scrubbed as it is (a URL's query ends at its first space, so before `%20` is
+ * decoded), then decoded and scrubbed again.
+ */
+function scrub(text: string, hidden: readonly string[] = []): string {
+  const once = replaceSecrets(hideValues(text, hidden));
+  if (!once.includes('%')) return once;
+  return replaceSecrets(hideValues(decodePercent(once), hidden));
+}
+
+/**
+ * `text` with its percent-escapes decoded (`tax%20fraud` -> `tax fraud`, `token%3Dabc` ->
+ * `token=abc`), so that secrets and hidden values are found however a URL or form body encoded
+ * them. A malformed escape stays as it is.
+ */
+export function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escaped) => {
+    try {
+      return decodeURIComponent(escaped);
+    } catch {
+      return escaped;
+    }
+  });
+}
+
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -67,7 +140,7 @@ function truncate(text: string, max: number): string {
 export function scrubMessage(message: string, maxLength: number = MAX_STATUS_MESSAGE_LENGTH): string {
   // Cut first: the patterns then only ever see a bounded string, whatever the error carried.
   const head = message.length > maxLength * 4 ? message.slice(0, maxLength * 4) : message;
-  return truncate(toOneLine(replaceSecrets(head)), maxLength);
+  return truncate(toOneLine(scrub(head)), maxLength);
 }
 
 /**
@@ -80,7 +153,7 @@ export function redactText(
   hidden: readonly string[] = [],
 ): string {
   const head = text.length > maxLength * 4 ? text.slice(0, cutBefore(text, maxLength * 4, hidden)) : text;
-  return truncate(replaceSecrets(hideValues(head, hidden)), maxLength);
+  return truncate(scrub(head, hidden), maxLength);
 }
 
 const FRAME_LINE_START = '\n    at ';
@@ -98,10 +171,12 @@ export function redactStack(
   hidden: readonly string[] = [],
 ): string {
   if (stack.length > maxLength * 4) return redactText(stack, maxLength, hidden);
-  const text = hideValues(stack, hidden);
-  const framesAt = text.indexOf(FRAME_LINE_START);
-  if (framesAt === -1 || !onlyFrameLines(text, framesAt)) return truncate(replaceSecrets(text), maxLength);
-  return truncate(replaceSecrets(text.slice(0, framesAt)) + text.slice(framesAt), maxLength);
+  const framesAt = stack.indexOf(FRAME_LINE_START);
+  if (framesAt === -1 || !onlyFrameLines(stack, framesAt)) return truncate(scrub(stack, hidden), maxLength);
+  return truncate(
+    scrub(stack.slice(0, framesAt), hidden) + hideValues(stack.slice(framesAt), hidden),
+    maxLength,
+  );
 }
 
 /** Whether every line from `from` (a line break) on is a frame line, and none holds a URL. */
@@ -137,11 +212,22 @@ function cutBefore(text: string, at: number, hidden: readonly string[]): number 
   return 0;
 }
 
-/** `text` with every occurrence of each hidden value replaced, in order (longest first, as `argumentTexts` lists them). */
-function hideValues(text: string, hidden: readonly string[]): string {
+/**
+ * `text` with every occurrence of each hidden value replaced, in order (longest first, as
+ * `argumentTexts` lists them), also percent-encoded as a URL or a form body writes it.
+ */
+export function hideValues(text: string, hidden: readonly string[]): string {
   let out = text;
-  for (const value of hidden) if (out.includes(value)) out = out.split(value).join(REDACTED);
+  for (const value of hidden) {
+    out = hideOne(out, value);
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) out = hideOne(hideOne(out, encoded), encoded.replace(/%20/g, '+'));
+  }
   return out;
+}
+
+function hideOne(text: string, value: string): string {
+  return text.includes(value) ? text.split(value).join(REDACTED) : text;
 }
 
 /** Whitespace other than a single space: text without it is already one line (the common case). */
@@ -151,8 +237,16 @@ function toOneLine(text: string): string {
   return (COLLAPSIBLE_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
-const SECRET_KEYS =
-  /^(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|authorization|cookie|set-cookie|client[_-]?secret|private[_-]?key|session[_-]?token|x-api-key)$/i;
+const SECRET_KEY_PART = new RegExp(`${SECRET_KEY_WORDS}|authorization`, 'i');
+const SECRET_KEY_EXACT = /^(?:pwd|pass|key|sig|auth|jwt|otp)$/i;
+
+/**
+ * Whether a value stored under `key` is a secret: `password`, `client_secret`, `access_token`,
+ * `GITHUB_TOKEN`, `x-api-key`, `Signature`, `sig`, `auth`, ...
+ */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY_EXACT.test(key) || SECRET_KEY_PART.test(key);
+}
 
 /**
  * Tool arguments or results, as a JSON string with secret-named keys and secret-shaped values
@@ -169,7 +263,7 @@ export function redactForCapture(value: unknown, maxLength: number = DEFAULT_MAX
   }
   if (json === undefined) return '[unserializable]';
   const head = json.length > maxLength * 4 ? json.slice(0, maxLength * 4) : json;
-  return truncate(replaceSecrets(head), maxLength);
+  return truncate(scrub(head), maxLength);
 }
 
 /** Bounds for `plainCopy`: a captured value is cut to a few KiB anyway. */
@@ -217,7 +311,7 @@ function plainCopy(value: unknown, budget: number): unknown {
         left -= key.length + 1;
         const descriptor = Object.getOwnPropertyDescriptor(inner, key);
         if (descriptor === undefined) continue;
-        out[key] = SECRET_KEYS.test(key)
+        out[key] = isSecretKey(key)
           ? REDACTED
           : 'value' in descriptor
             ? copy(descriptor.value, depth + 1)

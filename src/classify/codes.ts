@@ -57,6 +57,13 @@ export function kindForCode(code: string, message: string | undefined): ToolErro
   return undefined;
 }
 
+/** Whether `code` is one of the codes listed above by name (not by prefix): a bounded set. */
+export function isListedCode(code: string): boolean {
+  return (
+    TIMEOUT_CODES.has(code) || NETWORK_CODES.has(code) || CANCEL_CODES.has(code) || code === 'ECONNABORTED'
+  );
+}
+
 /**
  * MCP / JSON-RPC error codes (`McpError.code`, v2 `ProtocolError.code`). MCP answers an unknown
  * tool with InvalidParams, told apart by its text.

@@ -17,4 +17,10 @@ export {
   TS_AGENT_KINDS,
   kindFromSeedVocabulary,
 } from './seed-vocabularies';
-export { DEFAULT_MAX_ERROR_TYPES, setMaxErrorTypes, resetErrorTypes } from './error-type';
+export {
+  DEFAULT_MAX_ERROR_TYPES,
+  DEFAULT_ERROR_TYPE_IDLE_MS,
+  setMaxErrorTypes,
+  resetErrorTypes,
+  type MaxErrorTypesOptions,
+} from './error-type';

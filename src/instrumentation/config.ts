@@ -26,3 +26,30 @@ export interface ToolInstrumentationConfig extends InstrumentationConfig {
    */
   disabledFrameworks?: readonly string[];
 }
+
+/**
+ * Rejects option values that would not mean what they seem to: `captureArguments: 'false'` is a
+ * truthy string, and would turn capture on. Throws a TypeError naming the option.
+ */
+export function checkCaptureOptions(
+  config: Pick<ToolInstrumentationConfig, 'captureArguments' | 'captureResults' | 'attributesHook'>,
+  owner: string,
+): void {
+  for (const option of ['captureArguments', 'captureResults'] as const) {
+    const value = config[option];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`${owner}: ${option} must be true or false, got ${describeValue(value)}`);
+    }
+  }
+  if (config.attributesHook !== undefined && typeof config.attributesHook !== 'function') {
+    throw new TypeError(
+      `${owner}: attributesHook must be a function, got ${describeValue(config.attributesHook)}`,
+    );
+  }
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : typeof value;
+}

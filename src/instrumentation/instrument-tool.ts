@@ -1,5 +1,10 @@
 import { trace, type TracerProvider } from '@opentelemetry/api';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
+import {
+  checkCaptureOptions,
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  type ToolInstrumentationConfig,
+} from './config';
 import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
 
 export interface InstrumentToolOptions
@@ -37,6 +42,7 @@ export function instrumentTool<F extends ToolFunction>(
   if (typeof base?.name !== 'string' || base.name === '') {
     throw new TypeError('instrumentTool: the tool needs a non-empty name (a string, or { name })');
   }
+  checkCaptureOptions(options, 'instrumentTool');
   const { tracerProvider, classifyResult, ...config } = options;
   const callOptions: ToolCallOptions = classifyResult ? { classifyResult } : {};
   // The global provider hands out a proxy tracer, which follows a provider registered later.

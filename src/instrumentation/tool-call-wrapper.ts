@@ -39,6 +39,7 @@ import {
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
 import type { ReadableSpanLike } from '../processor/span-shape';
 import { isObjectLike, read, readString } from '../classify/safe';
+import { hideArgumentsOn } from '../hidden-arguments';
 import { markSpanFailed } from '../tool-span/marked-failure';
 import type { ToolInstrumentationConfig } from './config';
 import {
@@ -51,6 +52,7 @@ import {
   watchWebStream,
   type ResultObserver,
 } from './result-watch';
+import { toolSpanName } from './tool-span-name';
 
 export interface ToolCallInfo {
   name: string;
@@ -190,6 +192,15 @@ export function recordToolError(err: unknown): void {
 }
 
 /**
+ * The argument values of the tool call running in `ctx` that telemetry must not repeat (none when
+ * arguments are captured), or `undefined` outside a tool call.
+ */
+export function argumentTextsToHide(ctx: Context): readonly string[] | undefined {
+  const call = ctx.getValue(TOOL_CALL_KEY) as ToolCall | undefined;
+  return call?.hiddenArgumentTexts();
+}
+
+/**
  * The active span's tool-span family when it is a tool span for `toolName` (recognised the way the
  * processor does: GenAI `execute_tool`, ADK, AI SDK `ai.toolCall`, Genkit, VoltAgent, …), else
  * `undefined`. SDK span fields are read by duck typing, never trusted to exist.
@@ -232,7 +243,7 @@ function startToolCall(
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
-      options.spanName ?? `execute_tool ${info.name}`,
+      options.spanName ?? toolSpanName(info.name),
       { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );
@@ -403,7 +414,9 @@ class ToolCall implements ResultObserver {
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
   private failWith(err: unknown, thrown: boolean): ToolErrorClassification | undefined {
     try {
-      const hidden = this.argumentTexts();
+      const hidden = this.hiddenArgumentTexts();
+      // The framework records this error on its own span too: the processor hides them there.
+      if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
       const message = messageOf(err);
       // One exception event, on a span of ours (a nested call records it when the outer did not).
       const recordsException = this.role !== 'framework' && !this.marks.exceptionRecorded;
@@ -425,7 +438,7 @@ class ToolCall implements ResultObserver {
   }
 
   /** Argument values to hide from error text: none when arguments are captured anyway. */
-  private argumentTexts(): readonly string[] {
+  hiddenArgumentTexts(): readonly string[] {
     this.hiddenTexts ??=
       this.config.captureArguments || this.info.args === undefined ? [] : argumentTexts(this.info.args);
     return this.hiddenTexts;

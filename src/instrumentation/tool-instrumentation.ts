@@ -14,7 +14,13 @@ import { mastraAdapter } from './adapters/mastra';
 import { mcpAdapter } from './adapters/mcp';
 import { openaiAgentsAdapter } from './adapters/openai-agents';
 import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
+import {
+  checkCaptureOptions,
+  describeValue,
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  type ToolInstrumentationConfig,
+} from './config';
 import { checkEsmSetUpLater } from './esm-set-up';
 
 /** What an adapter gets from the instrumentation. `tracer` and `config` are read live. */
@@ -77,6 +83,10 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
 
   constructor(config: ToolInstrumentationConfig = {}) {
     super(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, withCaptureDefaults(checkConfig(config)));
+  }
+
+  override setConfig(config: ToolInstrumentationConfig = {}): void {
+    super.setConfig(checkConfig(config));
   }
 
   protected init(): InstrumentationNodeModuleDefinition[] {
@@ -242,6 +252,19 @@ function defineHidden(target: object, name: PropertyKey, value: unknown): void {
 }
 
 function checkConfig(config: ToolInstrumentationConfig): ToolInstrumentationConfig {
+  if (typeof config !== 'object' || config === null) {
+    throw new TypeError(`ToolInstrumentation: config must be an object, got ${describeValue(config)}`);
+  }
+  checkCaptureOptions(config, 'ToolInstrumentation');
+  const disabled: unknown = config.disabledFrameworks;
+  if (
+    disabled !== undefined &&
+    (!Array.isArray(disabled) || disabled.some((name) => typeof name !== 'string'))
+  ) {
+    throw new TypeError(
+      `ToolInstrumentation: disabledFrameworks must be an array of framework names, such as ['mcp'], got ${describeValue(disabled)}`,
+    );
+  }
   for (const name of config.disabledFrameworks ?? []) {
     if (!TOOL_FRAMEWORK_NAMES.includes(name)) {
       throw new TypeError(

@@ -4,4 +4,5 @@ export {
   type ToolErrorEnrichingExporterOptions,
   type SpanExporterLike,
 } from './enriching-exporter';
+export { RedactingSpanProcessor, type RedactingSpanProcessorOptions } from './redacting-span-processor';
 export type { ReadableSpanLike } from './span-shape';

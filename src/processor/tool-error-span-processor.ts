@@ -1,7 +1,9 @@
 import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
-import { scrubMessage } from '../redact';
+import { argumentsHiddenOn } from '../hidden-arguments';
+import { hideValues, scrubMessage } from '../redact';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
+import { redactExceptionEvents } from './exception-events';
 import { OpenToolSpans } from './open-tool-spans';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
@@ -67,23 +69,21 @@ export class ToolErrorSpanProcessor {
       const httpChild = this.openToolSpans.close(span.spanContext());
       const toolName = missingToolName(span, family);
       if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
-      let failure;
-      if (isMarkedFailure(span)) {
-        // Marked by the wrapper: the mark stands unless a failed HTTP call under the span is
-        // stronger evidence; then only a status message set since may need scrubbing.
-        failure = httpChildOverMark(span, httpChild);
-        if (failure === undefined) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(markedFailureMessage(span)) });
-          return;
-        }
-      } else failure = readToolSpanFailure(span, family, httpChild);
-      if (failure !== undefined)
-        markSpanFailed(
-          errorStatusWriter(span),
-          failure.classification,
-          failure.message,
-          failure.fixedErrorType,
-        );
+      // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
+      const hidden = argumentsHiddenOn(span);
+      // Marked by the wrapper: the mark stands unless a failed HTTP call under the span is
+      // stronger evidence; then only a status message set since may need scrubbing.
+      const failure = isMarkedFailure(span)
+        ? httpChildOverMark(span, httpChild)
+        : readToolSpanFailure(span, family, httpChild);
+      if (failure !== undefined) {
+        const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
+        markSpanFailed(errorStatusWriter(span), failure.classification, message, failure.fixedErrorType);
+      } else if (isMarkedFailure(span)) {
+        const message = hideValues(markedFailureMessage(span), hidden);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(message) });
+      }
+      if (span.events.length > 0) redactExceptionEvents(span, hidden);
     } catch (error) {
       diag.error(`${NAME}: onEnding failed`, error);
     }

@@ -18,6 +18,11 @@ export interface RegisterSettings {
   >;
   /** Problems found, to report once a diag logger exists (NodeSDK installs it from `OTEL_LOG_LEVEL`). */
   readonly warnings: readonly string[];
+  /**
+   * Values of this package's own variables that mean nothing (`OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS=yes`),
+   * each naming the valid values; the register prints them on stderr whatever the log level.
+   */
+  readonly invalidValues: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -30,13 +35,24 @@ function isTrue(value: string | undefined): boolean {
 }
 
 /**
- * Our own switch when set (`true` or `false`), else the GenAI conventions' content-capture switch,
+ * A boolean switch: `true` or `false` (any case); unset or empty is `undefined`. Anything else is
+ * reported and read as `false`, so a typo never turns capture on.
+ */
+function flag(env: Env, name: string, invalid: string[]): boolean | undefined {
+  const value = env[name]?.trim().toLowerCase() ?? '';
+  if (value === 'true') return true;
+  if (value === '') return undefined;
+  const problem = `${name}=${JSON.stringify(env[name])} is not valid; use true or false. Read as false.`;
+  if (value !== 'false' && !invalid.includes(problem)) invalid.push(problem);
+  return false;
+}
+
+/**
+ * Our own switch when set, else the GenAI conventions' content-capture switch,
  * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`: the finer switch wins.
  */
-function captureSwitch(own: string | undefined, env: Env): boolean {
-  return own !== undefined && own.trim() !== ''
-    ? isTrue(own)
-    : isTrue(env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]);
+function captureSwitch(env: Env, own: string, invalid: string[]): boolean {
+  return flag(env, own, invalid) ?? flag(env, ENV_GENAI_CAPTURE_MESSAGE_CONTENT, invalid) ?? false;
 }
 
 function list(value: string | undefined): string[] {
@@ -71,15 +87,17 @@ function tracesProtocol(env: Env, warnings: string[]): OtlpProtocol {
 
 export function readRegisterSettings(env: Env = process.env): RegisterSettings {
   const warnings: string[] = [];
+  const invalidValues: string[] = [];
   return {
     disabled: isTrue(env.OTEL_SDK_DISABLED),
     tracesExporters: tracesExporters(env, warnings),
     tracesProtocol: tracesProtocol(env, warnings),
     instrumentation: {
-      captureArguments: captureSwitch(env.OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS, env),
-      captureResults: captureSwitch(env.OTEL_TOOL_ERRORS_CAPTURE_RESULTS, env),
+      captureArguments: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS', invalidValues),
+      captureResults: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', invalidValues),
       disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
     },
     warnings,
+    invalidValues,
   };
 }

@@ -4,6 +4,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
+import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
 import { readRegisterSettings, type RegisterSettings } from './settings';
@@ -74,6 +75,8 @@ export function startZeroCode(options: StartOptions = {}): NodeSDK | undefined {
 
     const sdk = new NodeSDK({
       spanProcessors: [
+        // Secrets out of every span's URLs; the tool's arguments out of the calls it makes.
+        new RedactingSpanProcessor({ captureArguments: settings.instrumentation.captureArguments }),
         new ToolErrorSpanProcessor(),
         new ToolMetricsSpanProcessor(),
         ...exportingSpanProcessors(settings),
@@ -85,6 +88,7 @@ export function startZeroCode(options: StartOptions = {}): NodeSDK | undefined {
       ],
     });
     for (const warning of settings.warnings) diag.warn(`otel-tool-errors/register: ${warning}`);
+    for (const invalid of settings.invalidValues) console.warn(`otel-tool-errors/register: ${invalid}`);
     options.beforeStart?.();
     sdk.start();
     shutdownOnExit(sdk);

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
+import type { ToolInstrumentationConfig } from '../../src/instrumentation/config';
+import { instrumentTool, type InstrumentToolOptions } from '../../src/instrumentation/instrument-tool';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
@@ -126,5 +128,33 @@ describe('ToolInstrumentation', () => {
       TypeError,
       /unknown framework "langchian" in disabledFrameworks; known: mcp, langchain/,
     );
+  });
+
+  it('rejects option values that would not mean what they seem to, with a clear TypeError', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ captureArguments: 'false' }, /captureArguments must be true or false, got the string "false"/],
+      [{ captureResults: 1 }, /captureResults must be true or false, got number/],
+      [
+        { disabledFrameworks: 'mcp' },
+        /disabledFrameworks must be an array of framework names, such as \['mcp'\], got the string "mcp"/,
+      ],
+      [{ disabledFrameworks: [1] }, /disabledFrameworks must be an array of framework names/],
+      [{ attributesHook: 'x' }, /attributesHook must be a function/],
+    ];
+    for (const [config, message] of bad) {
+      expect(() => new ToolInstrumentation(config as ToolInstrumentationConfig)).to.throw(TypeError, message);
+      // instrumentTool takes the capture options too, checked the same way.
+      if (!('disabledFrameworks' in (config as object))) {
+        expect(() => instrumentTool(() => 1, 'tool', config as InstrumentToolOptions)).to.throw(
+          TypeError,
+          message,
+        );
+      }
+    }
+    const instrumentation = new ToolInstrumentation();
+    expect(() => instrumentation.setConfig({ captureArguments: 'yes' as unknown as boolean })).to.throw(
+      TypeError,
+    );
+    instrumentation.disable();
   });
 });

@@ -14,7 +14,25 @@ describe('register settings from the environment', () => {
       tracesProtocol: 'http/protobuf',
       instrumentation: { captureArguments: false, captureResults: false, disabledFrameworks: [] },
       warnings: [],
+      invalidValues: [],
     });
+  });
+
+  it('a capture switch that is neither true nor false is reported, naming the valid values, and capture stays off', () => {
+    const settings = readRegisterSettings({
+      OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: 'yes',
+      OTEL_TOOL_ERRORS_CAPTURE_RESULTS: '1',
+    });
+    expect(settings.instrumentation).to.include({ captureArguments: false, captureResults: false });
+    expect(settings.invalidValues).to.deep.equal([
+      'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS="yes" is not valid; use true or false. Read as false.',
+      'OTEL_TOOL_ERRORS_CAPTURE_RESULTS="1" is not valid; use true or false. Read as false.',
+    ]);
+    for (const valid of ['true', ' TRUE ', 'false', 'False', '']) {
+      expect(readRegisterSettings({ OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: valid }).invalidValues).to.deep.equal(
+        [],
+      );
+    }
   });
 
   it('OTEL_SDK_DISABLED accepts true in any case, and nothing else', () => {

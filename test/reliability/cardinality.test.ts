@@ -9,6 +9,7 @@ import {
 import { expect } from 'chai';
 import { DEFAULT_MAX_ERROR_TYPES, resetErrorTypes, setMaxErrorTypes } from '../../src/classify';
 import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { _resetToolSpanNames, MAX_TOOL_SPAN_NAMES } from '../../src/instrumentation/tool-span-name';
 import { ToolCallSummary, ToolMetricsSpanProcessor } from '../../src/metrics';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
@@ -86,6 +87,7 @@ describe('cardinality: error.type and metric attributes stay bounded', function 
     await meterProvider.shutdown();
     setMaxErrorTypes(DEFAULT_MAX_ERROR_TYPES);
     resetErrorTypes();
+    _resetToolSpanNames();
   });
 
   it(`${CALLS} distinct error classes thrown through the wrapper: at most ${CAP} error.type values, then _OTHER`, async () => {
@@ -144,6 +146,80 @@ describe('cardinality: error.type and metric attributes stay bounded', function 
     expect(names.size).to.equal(MAX_TOOL_NAMES + 1);
     expect(names.has(OTHER)).to.equal(true);
     expect(distinct(sets.map((a) => a['error.type']))).to.deep.equal(new Set(['404']));
+
+    // Span names: `execute_tool {name}` for the first names, then the fixed `execute_tool`; the
+    // invented name stays on the span as an attribute.
+    const spans = tracing.spans();
+    const spanNames = distinct(spans.map((span) => span.name));
+    console.log(`      cardinality (span names): ${CALLS} invented tool names, ${spanNames.size} span names`);
+    expect(spanNames.size).to.be.at.most(MAX_TOOL_SPAN_NAMES + 1);
+    expect(spanNames.has('execute_tool')).to.equal(true);
+    const last = spans[CALLS - 1]!;
+    expect(last.name).to.equal('execute_tool');
+    expect(last.attributes['gen_ai.tool.name']).to.equal(`hallucinated_tool_${CALLS - 1}`);
+  });
+
+  it(`after a burst of ${CALLS} invented error classes, built-in and known classes are still named`, () => {
+    const burst = (prefix: string) => {
+      for (let i = 0; i < CALLS; i++) {
+        const DynamicError = dynamicErrorClass(`${prefix}${i}`);
+        try {
+          traceToolCall(tracing.tracer, {}, { name: 'flaky' }, () => {
+            throw new DynamicError('x');
+          });
+        } catch {
+          // expected
+        }
+      }
+    };
+    burst('Burst');
+    tracing.reset();
+    for (const error of [
+      new TypeError('x'),
+      new RangeError('x'),
+      Object.assign(new Error('x'), { name: 'ZodError' }),
+    ]) {
+      try {
+        traceToolCall(tracing.tracer, {}, { name: 'flaky' }, () => {
+          throw error;
+        });
+      } catch {
+        // expected
+      }
+    }
+    expect(tracing.spans().map((span) => span.attributes['error.type'])).to.deep.equal([
+      'TypeError',
+      'RangeError',
+      'ZodError',
+    ]);
+  });
+
+  it('the cap recovers: once the burst has gone idle, a new class of the app is named', async () => {
+    const throwAs = (name: string) => {
+      const DynamicError = dynamicErrorClass(name);
+      try {
+        traceToolCall(tracing.tracer, {}, { name: 'flaky' }, () => {
+          throw new DynamicError('x');
+        });
+      } catch {
+        // expected
+      }
+      return tracing.spans().at(-1)!.attributes['error.type'];
+    };
+    for (let i = 0; i < CALLS; i++) throwAs(`Burst${i}`);
+    // During the burst the cap is full.
+    expect(throwAs('PaymentDeclinedError')).to.equal(OTHER);
+    const duringBurst = distinct(tracing.spans().map((span) => span.attributes['error.type']));
+    expect(duringBurst.size).to.equal(CAP + 1);
+    // Past the idle time (10 minutes by default, shortened here), the least recently seen burst
+    // value gives way to the new class; the cap is never exceeded.
+    setMaxErrorTypes(CAP, { idleMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(throwAs('PaymentDeclinedError')).to.equal('PaymentDeclinedError');
+    expect(throwAs('PaymentDeclinedError')).to.equal('PaymentDeclinedError');
+    const named = distinct(tracing.spans().map((span) => span.attributes['error.type']));
+    named.delete(OTHER);
+    expect(named.size).to.equal(CAP + 1);
   });
 
   it('framework spans with dynamic exception types: bounded on the spans the processor marks and on the metrics', async () => {

@@ -19,7 +19,11 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { expect } from 'chai';
-import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor } from '../../../src/processor';
+import {
+  RedactingSpanProcessor,
+  ToolErrorEnrichingExporter,
+  ToolErrorSpanProcessor,
+} from '../../../src/processor';
 
 /**
  * The processor on the OpenTelemetry JS 3.x line: `@opentelemetry/sdk-trace` 3.x with
@@ -171,6 +175,43 @@ describe('ToolErrorSpanProcessor on @opentelemetry/sdk-trace 3.x', () => {
     expect(processor._openToolSpanCount).to.equal(10_000);
     for (const span of open) span.end();
     expect(processor._openToolSpanCount).to.equal(0);
+    await provider.shutdown();
+  });
+
+  it("redacts a framework tool span's exception event and every span's URLs in onEnding on 3.x", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new RedactingSpanProcessor(),
+        new ToolErrorSpanProcessor(),
+        new SimpleSpanProcessor({ exporter }),
+      ],
+    });
+    const tracer = provider.getTracer('otel3-compat');
+    const tool = tracer.startSpan('ai.toolCall', { attributes: { 'ai.toolCall.name': 'lookup' } });
+    tracer
+      .startSpan(
+        'GET',
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'url.full': 'https://u:p@api.example.com/s?q=Lyon&api_key=k3y' },
+        },
+        trace.setSpan(context.active(), tool),
+      )
+      .end();
+    tool.recordException(new Error('failed with token=abc123 and glpat-xK9mQ2vR7tYpL4nW8sZe'));
+    tool.setStatus({ code: SpanStatusCode.ERROR });
+    tool.end();
+    const spans = exporter.getFinishedSpans();
+    const http = spans.find((span) => span.name === 'GET')!;
+    expect(http.attributes['url.full']).to.equal(
+      'https://REDACTED:REDACTED@api.example.com/s?q=REDACTED&api_key=REDACTED',
+    );
+    const toolCall = spans.find((span) => span.name === 'ai.toolCall')!;
+    expect(toolCall.events[0]!.attributes!['exception.message']).to.equal(
+      'failed with token=[REDACTED] and [REDACTED]',
+    );
+    expect(String(toolCall.events[0]!.attributes!['exception.stacktrace'])).not.to.include('glpat-');
     await provider.shutdown();
   });
 });
