@@ -230,7 +230,7 @@ done
 sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${AG_GRPC}#" \
   -e "s#0\.0\.0\.0:4318#127.0.0.1:${AG_HTTP}#" \
   -e "s#0\.0\.0\.0:13133#127.0.0.1:${AG_HEALTH}#" \
-  -e "/^      dns:\$/,/^        port: \"4317\"\$/c\\
+  -e "/^      dns:\$/,/^        port: '4317'\$/c\\
       static:\\
         hostnames: [127.0.0.1:${GW1_GRPC}, 127.0.0.1:${GW2_GRPC}]" \
   stack/production/agent.yaml >"$WORK/agent.yaml"
