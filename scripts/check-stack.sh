@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Static checks of the local observability stack (docker-compose.yml, stack/prometheus.yml).
+# Static checks of the local observability stack (docker-compose.yml, stack/prometheus.yml) and
+# of the production tiers (stack/production/).
 # No Docker engine needed: Debian's docker-compose 1.29 validates the compose file without a
 # daemon, and promtool validates the Prometheus config. Installs both Debian packages when
 # missing (CI runs as root). If scripts/e2e.sh has already built the Jaeger binary, its
@@ -19,11 +20,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "check-stack: docker-compose config -q"
-docker-compose -f docker-compose.yml config -q
+for f in docker-compose.yml stack/production/docker-compose.yml; do
+  echo "check-stack: docker-compose -f $f config -q"
+  docker-compose -f "$f" config -q
+done
 
-echo "check-stack: promtool check config stack/prometheus.yml"
-promtool check config stack/prometheus.yml
+for f in stack/prometheus.yml stack/production/prometheus.yml; do
+  echo "check-stack: promtool check config $f"
+  promtool check config "$f"
+done
 
 node -e 'JSON.parse(require("fs").readFileSync("stack/jaeger-ui.json","utf8"))'
 echo "check-stack: stack/jaeger-ui.json is valid JSON"
@@ -39,5 +44,17 @@ if [ -x "$JAEGER_BIN" ]; then
   done
 else
   echo "check-stack: $JAEGER_BIN not built (run npm run test:e2e once); skipping config validation by Jaeger"
+fi
+
+# Optional too: the production tiers' collector, built by scripts/e2e.sh from the builder
+# manifest (cached under the manifest's hash), validates agent.yaml and gateway.yaml.
+PROD_BIN="${E2E_CACHE_DIR:-.cache}/bin/otelcol-production-$(sha256sum stack/production/otelcol-builder.yaml | cut -c1-12)"
+if [ -x "$PROD_BIN" ]; then
+  for cfg in stack/production/agent.yaml stack/production/gateway.yaml; do
+    echo "check-stack: $PROD_BIN validate --config $cfg"
+    "$PROD_BIN" validate --config "$cfg"
+  done
+else
+  echo "check-stack: $PROD_BIN not built (run npm run test:e2e once); skipping validation of stack/production/"
 fi
 echo "check-stack: OK"

@@ -11,7 +11,18 @@
 #   1. Jaeger search finds the failing execute_tool spans by error.type / tool.error_kind,
 #      with the expected tool name, kind INTERNAL and status ERROR;
 #   2. Prometheus has traces_span_metrics_calls_total series with error_type and tool_error_kind;
-#   3. Jaeger's Monitor API (/api/metrics/errors, spanKind=internal) reports an error rate > 0.
+#   3. Jaeger's Monitor API (/api/metrics/errors, spanKind=internal) reports an error rate > 0;
+#   4. every PromQL query of the README and docs/dashboards.md returns series with the labels it
+#      groups by (scripts/e2e-promql.mjs);
+#   5. in headless Chromium, Prometheus's web UI charts three of those queries with the
+#      expected series (scripts/e2e-browser.mjs, screenshots saved).
+#
+# Then the production tiers (stack/production/) run with a collector built by the OpenTelemetry
+# Collector Builder from stack/production/otelcol-builder.yaml (cached like Jaeger):
+#   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger role
+#                                                     (span metrics, then tail sampling)
+# and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
+# ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
 #
 # Environment:
 #   E2E_TRAFFIC_CMD   traffic generator (default: npm run demo). It gets
@@ -19,10 +30,14 @@
 #                     and OTEL_SERVICE_NAME (default otel-tool-errors-demo). It runs twice.
 #   E2E_EXPECT        expectations file (default scripts/e2e-expect.json)
 #   E2E_TIMEOUT_S     how long each check phase polls (default 120)
-#   E2E_CACHE_DIR     where bin/jaeger-<version> is cached (default .cache; e.g. a directory
+#   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<manifest hash> are
+#                     cached (default .cache; e.g. a directory
 #                     outside the checkout lets fresh CI clones skip the build)
 #   E2E_COLLECTOR_BIN binary for the collector role (default: the Jaeger binary), e.g. an
 #                     otelcol built with the builder from the contrib image's component versions
+#   E2E_SCREENSHOT_DIR where the browser check saves its PNGs (default: the temp dir;
+#                     E2E_SCREENSHOT_DIR=docs/images refreshes the ones the docs show)
+#   E2E_CHROMIUM      the Chromium binary (default: Debian's chromium, installed if missing)
 #   E2E_KEEP=1        keep the temp dir with configs and logs
 set -euo pipefail
 
@@ -86,6 +101,34 @@ else
   log "using cached $JAEGER_BIN"
 fi
 
+# ---- 1b. The production tiers' collector, built once per builder manifest and cached ----
+# Jaeger has tail_sampling and span metrics but no load_balancing exporter, so the production
+# tiers run a collector built with the OpenTelemetry Collector Builder. Its version must be one
+# the Go module proxy serves, like the manifest's component versions.
+OCB_VERSION="0.159.0"
+PROD_MANIFEST="stack/production/otelcol-builder.yaml"
+PROD_BIN="$CACHE/bin/otelcol-production-$(sha256sum "$PROD_MANIFEST" | cut -c1-12)"
+if [ ! -x "$PROD_BIN" ]; then
+  log "building the production collector (builder v${OCB_VERSION}, ${PROD_MANIFEST}); a cold build takes minutes"
+  t0=$(date +%s)
+  build_dir="$(mktemp -d "${TMPDIR:-/tmp}/otelcol-build.XXXXXX")"
+  GOBIN="$build_dir/bin" go install "go.opentelemetry.io/collector/cmd/builder@v${OCB_VERSION}" ||
+    die "installing the OpenTelemetry Collector Builder v${OCB_VERSION} failed"
+  # output_path in the manifest is relative: the sources and the binary land in build_dir.
+  if ! (cd "$build_dir" && "$build_dir/bin/builder" --config "$ROOT/$PROD_MANIFEST" >"$build_dir/builder.log" 2>&1); then
+    tail -n 40 "$build_dir/builder.log" >&2
+    rm -rf "$build_dir"
+    die "building the production collector failed"
+  fi
+  mkdir -p "$CACHE/bin"
+  mv "$build_dir/otelcol-production/otelcol-production" "$PROD_BIN.tmp.$$"
+  mv "$PROD_BIN.tmp.$$" "$PROD_BIN"
+  rm -rf "$build_dir"
+  log "built $PROD_BIN in $(($(date +%s) - t0))s"
+else
+  log "using cached $PROD_BIN"
+fi
+
 # ---- 2. Prometheus (Debian package) ----
 if ! command -v prometheus >/dev/null 2>&1; then
   log "installing prometheus (Debian package)"
@@ -94,6 +137,16 @@ if ! command -v prometheus >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
 fi
+
+# ---- 2b. Chromium (Debian package), for the dashboard pages in a real browser ----
+if [ -z "${E2E_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  log "installing chromium (Debian package)"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+export E2E_CHROMIUM="${E2E_CHROMIUM:-$(command -v chromium)}"
 
 # ---- 3. Configs: the shipped files plus small substitutions, in a temp dir ----
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/otel-tool-errors-e2e.XXXXXX")"
@@ -127,9 +180,10 @@ trap 'exit 130' INT TERM
 
 # Both roles and Prometheus share one host, so every listener gets a free 127.0.0.1 port
 # instead of the compose file's 0.0.0.0 + fixed port.
-read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT < <(node -e '
+read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT \
+  AG_GRPC AG_HTTP AG_HEALTH GW1_GRPC GW1_PROM GW1_HEALTH GW2_GRPC GW2_PROM GW2_HEALTH < <(node -e '
   const net = require("net"); const ports = []; const servers = [];
-  (async () => { for (let i = 0; i < 8; i++) { const s = net.createServer(); servers.push(s);
+  (async () => { for (let i = 0; i < 17; i++) { const s = net.createServer(); servers.push(s);
     await new Promise((r) => s.listen(0, "127.0.0.1", r)); ports.push(s.address().port); }
     servers.forEach((s) => s.close()); console.log(ports.join(" ")); })();')
 
@@ -158,9 +212,33 @@ sed -e "s#otel-collector:8889#127.0.0.1:${COL_PROM}#" \
   -e "s#evaluation_interval: 5s#evaluation_interval: 1s#" \
   stack/prometheus.yml >"$WORK/prometheus.yml"
 
+# stack/production/gateway.yaml, twice: loopback ports, the Jaeger role as backend, span
+# metrics flushed every 1s, tail-sampling decisions after 2s instead of 10s.
+for n in 1 2; do
+  eval "gw_grpc=\$GW${n}_GRPC gw_prom=\$GW${n}_PROM gw_health=\$GW${n}_HEALTH"
+  sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${gw_grpc}#" \
+    -e "s#0\.0\.0\.0:8889#127.0.0.1:${gw_prom}#" \
+    -e "s#0\.0\.0\.0:13133#127.0.0.1:${gw_health}#" \
+    -e "s#endpoint: jaeger:4317#endpoint: 127.0.0.1:${J_OTLP}#" \
+    -e "s#metrics_flush_interval: 15s#metrics_flush_interval: 1s#" \
+    -e "s#decision_wait: 10s#decision_wait: 2s#" \
+    stack/production/gateway.yaml >"$WORK/gateway-$n.yaml"
+done
+
+# stack/production/agent.yaml: loopback ports; the dns resolver (name `otel-gateway`, every
+# replica's address) becomes a static list of the two gateways' loopback ports.
+sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${AG_GRPC}#" \
+  -e "s#0\.0\.0\.0:4318#127.0.0.1:${AG_HTTP}#" \
+  -e "s#0\.0\.0\.0:13133#127.0.0.1:${AG_HEALTH}#" \
+  -e "/^      dns:\$/,/^        port: '4317'\$/c\\
+      static:\\
+        hostnames: [127.0.0.1:${GW1_GRPC}, 127.0.0.1:${GW2_GRPC}]" \
+  stack/production/agent.yaml >"$WORK/agent.yaml"
+
 # Guard against config drift: every substitution must have applied.
-if grep -nE '0\.0\.0\.0|jaeger:4317|prometheus:9090|otel-collector|/etc/jaeger|: (15|5)s' \
-  "$WORK/collector-config.yaml" "$WORK/jaeger-config.yaml" "$WORK/prometheus.yml"; then
+if grep -nE '0\.0\.0\.0|jaeger:4317|prometheus:9090|otel-collector|otel-gateway|/etc/jaeger|: (15|10|5)s' \
+  "$WORK/collector-config.yaml" "$WORK/jaeger-config.yaml" "$WORK/prometheus.yml" \
+  "$WORK/gateway-1.yaml" "$WORK/gateway-2.yaml" "$WORK/agent.yaml"; then
   die "a substitution did not apply to the lines above; update scripts/e2e.sh with the config"
 fi
 
@@ -208,11 +286,12 @@ export E2E_START_MS
 E2E_START_MS="$(node -p 'Date.now()')"
 export OTEL_SERVICE_NAME="$SERVICE"
 
-traffic() {
-  log "traffic ($1): $TRAFFIC_CMD"
-  OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:${COL_HTTP}" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf \
-    bash -c "$TRAFFIC_CMD" >"$WORK/traffic-$1.log" 2>&1 ||
-    { cat "$WORK/traffic-$1.log" >&2; die "traffic generator failed: $TRAFFIC_CMD"; }
+traffic() { # name [OTLP/HTTP port] [command]
+  local port="${2:-$COL_HTTP}" cmd="${3:-$TRAFFIC_CMD}"
+  log "traffic ($1): $cmd"
+  OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:${port}" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf \
+    bash -c "$cmd" >"$WORK/traffic-$1.log" 2>&1 ||
+    { cat "$WORK/traffic-$1.log" >&2; die "traffic generator failed: $cmd"; }
 }
 
 t_start=$(date +%s)
@@ -222,6 +301,36 @@ traffic 1
 # the traffic again.
 node scripts/e2e-check.mjs series
 traffic 2
+# The app's own metrics need a process whose counters grow between exports (rate() over a
+# one-shot process's counters is 0): the demo's agent again, as a service, two rounds.
+OTEL_METRIC_EXPORT_INTERVAL=1000 traffic service "$COL_HTTP" \
+  "node --import otel-tool-errors/register scripts/e2e-service.mjs 2"
 node scripts/e2e-check.mjs all
+node scripts/e2e-promql.mjs
+E2E_SCREENSHOT_DIR="${E2E_SCREENSHOT_DIR:-$WORK/screenshots}" node scripts/e2e-browser.mjs
+log "single collector passed in $(($(date +%s) - t_start))s after the servers were ready"
+
+# ---- 6. Production tiers: agent -> load balancing by trace id -> 2 gateways -> Jaeger ----
+t_start=$(date +%s)
+start gateway-1 "$PROD_BIN" --config "$WORK/gateway-1.yaml" "${NO_SELF_METRICS[@]}"
+start gateway-2 "$PROD_BIN" --config "$WORK/gateway-2.yaml" "${NO_SELF_METRICS[@]}"
+wait_http gateway-1 "http://127.0.0.1:${GW1_HEALTH}/"
+wait_http gateway-2 "http://127.0.0.1:${GW2_HEALTH}/"
+start agent "$PROD_BIN" --config "$WORK/agent.yaml" "${NO_SELF_METRICS[@]}"
+wait_http agent "http://127.0.0.1:${AG_HEALTH}/"
+
+# Own service names, so the counts in Jaeger are this part's alone. The demo's traces are the
+# failed ones; the batch adds successful traces (about 10% kept) and traces whose only error
+# is a non-tool span's status (kept by the status policy).
+export E2E_PROD_DEMO_SERVICE="${SERVICE}-production" E2E_PROD_DEMO_RUNS=2
+export E2E_PROD_BATCH_SERVICE="${SERVICE}-production-batch" E2E_PROD_OK=1000 E2E_PROD_ERROR=20
+export E2E_GATEWAY_METRICS="http://127.0.0.1:${GW1_PROM}/metrics http://127.0.0.1:${GW2_PROM}/metrics"
+for i in $(seq 1 "$E2E_PROD_DEMO_RUNS"); do
+  OTEL_SERVICE_NAME="$E2E_PROD_DEMO_SERVICE" traffic "production-$i" "$AG_HTTP"
+done
+# The batch queues 2,040 spans at once; the default span queue (2,048) is just too small.
+OTEL_SERVICE_NAME="$E2E_PROD_BATCH_SERVICE" OTEL_BSP_MAX_QUEUE_SIZE=10000 traffic production-batch "$AG_HTTP" \
+  "node --import otel-tool-errors/register scripts/e2e-batch.mjs $E2E_PROD_OK $E2E_PROD_ERROR"
+node scripts/e2e-production.mjs
 OK=1
-log "passed in $(($(date +%s) - t_start))s after the servers were ready"
+log "production tiers passed in $(($(date +%s) - t_start))s"
