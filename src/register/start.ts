@@ -5,6 +5,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
+import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
 import { readRegisterSettings, type RegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
 import { exportingSpanProcessors } from './trace-exporters';
@@ -79,8 +80,8 @@ export function startZeroCode(options: StartOptions = {}): NodeSDK | undefined {
       ],
       instrumentations: [
         toolInstrumentation(settings),
-        new HttpInstrumentation(),
-        new UndiciInstrumentation(),
+        new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG),
+        new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG),
       ],
     });
     for (const warning of settings.warnings) diag.warn(`otel-tool-errors/register: ${warning}`);
