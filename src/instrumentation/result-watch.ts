@@ -108,6 +108,15 @@ function onPromiseSettled(promise: Promise<unknown>): void {
 function stopWaiting(promise: Promise<unknown>): void {
   waiting.delete(promise);
   waitingCount--;
+  // Off as soon as nothing waits: while they are on, every promise the app makes pays for them.
+  if (waitingCount <= 0) stopAllHooks();
+}
+
+function stopAllHooks(): void {
+  waitingCount = 0;
+  if (stopHooks === undefined) return;
+  stopHooks();
+  stopHooks = undefined;
 }
 
 function scheduleSweep(): void {
@@ -132,11 +141,7 @@ function sweep(): void {
       else observer.failUnobserved();
     }
   }
-  if (waitingCount <= 0 && stopHooks !== undefined) {
-    stopHooks();
-    stopHooks = undefined;
-    waitingCount = 0;
-  }
+  if (waitingCount <= 0) stopAllHooks();
 }
 
 /**

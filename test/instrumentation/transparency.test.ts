@@ -92,6 +92,59 @@ describe('the wrapper is transparent (fast-check)', () => {
     expect(tracing.spans().every((span) => span.name === 'execute_tool prop')).to.equal(true);
   });
 
+  // A promise the caller drops: `unhandledRejection` must see the same reason and the same promise,
+  // once, as without the wrapper. Mocha's own listener is set aside meanwhile (it fails the run).
+  it('a dropped promise that rejects raises the same unhandledRejection as the bare tool', async () => {
+    const mochaListeners = process.listeners('unhandledRejection');
+    process.removeAllListeners('unhandledRejection');
+    const seen: [unknown, unknown][] = [];
+    const record = (reason: unknown, promise: unknown) => seen.push([reason, promise]);
+    process.on('unhandledRejection', record);
+    let runs = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('async', 'executor', 'timer', 'caught'),
+          fc.anything(),
+          async (how, reason) => {
+            runs++;
+            const tool = (): Promise<never> => {
+              switch (how) {
+                case 'async':
+                  return (async () => {
+                    await null;
+                    throw reason;
+                  })();
+                case 'executor':
+                  return Promise.reject(reason as Error);
+                case 'timer':
+                  return new Promise((_, reject) => setTimeout(() => reject(reason), 0));
+                default:
+                  return new Promise<never>((_, reject) => setImmediate(() => reject(reason)));
+              }
+            };
+            const outcomes: string[] = [];
+            for (const run of [tool, () => traceToolCall(tracing.tracer, {}, { name: 'dropped' }, tool)]) {
+              seen.length = 0;
+              const returned = run();
+              if (how === 'caught') void returned.catch(() => undefined);
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              await new Promise((resolve) => setImmediate(resolve));
+              outcomes.push(JSON.stringify(seen.map(([r, p]) => [Object.is(r, reason), p === returned])));
+            }
+            expect(outcomes[1], how).to.equal(outcomes[0]);
+            expect(outcomes[0]).to.equal(how === 'caught' ? '[]' : '[[true,true]]');
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      process.off('unhandledRejection', record);
+      for (const listener of mochaListeners) process.on('unhandledRejection', listener);
+    }
+    expect(runs).to.equal(200);
+  });
+
   it('instrumentTool keeps this, arguments, length, name and own properties', async () => {
     const kinds = ['function', 'arrow', 'async', 'method'] as const;
     await fc.assert(

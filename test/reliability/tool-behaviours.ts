@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import { runInNewContext } from 'node:vm';
+import Bluebird from 'bluebird';
 import fc from 'fast-check';
 
 /**
@@ -20,6 +22,8 @@ export type Shape =
   | { kind: 'async'; delay: Delay }
   | { kind: 'promise'; delay: Delay }
   | { kind: 'lazyThenable'; delay: Delay }
+  | { kind: 'promiseSubclass'; delay: Delay }
+  | { kind: 'bluebird'; delay: Delay }
   | { kind: 'asyncGenerator'; items: unknown[]; delay: Delay; inPromise: boolean }
   | { kind: 'asyncIterable'; items: unknown[]; delay: Delay; inPromise: boolean }
   | { kind: 'webStream'; items: unknown[]; inPromise: boolean }
@@ -113,7 +117,48 @@ export const thrownValue: fc.Arbitrary<unknown> = fc.oneof(
   deferred(() => throwingProxy()),
   deferred(() => throwingProxy(new Error('proxied'))),
   deferred(() => errorWithThrowingGetters()),
+  // Errors from another realm fail `instanceof Error`.
+  fc.string().map((m) => new Deferred(() => runInNewContext('new Error(m)', { m }))),
+  deferred(() => runInNewContext(`Object.assign(new TypeError('refused'), { code: 'ECONNREFUSED' })`)),
 );
+
+/**
+ * Counts code of a returned value that ran (getters, `toJSON`, Proxy traps): the caller of these
+ * tools never runs any, so any count is the wrapper's doing.
+ */
+export const userCode = { runs: 0 };
+
+class ResultWithGetter {
+  readonly city = 'Paris';
+  get computed(): string {
+    userCode.runs++;
+    return 'computed';
+  }
+  toJSON(): unknown {
+    userCode.runs++;
+    return {};
+  }
+}
+
+function resultWithHooks(): object {
+  const result = new ResultWithGetter();
+  Object.defineProperty(result, 'ownGetter', {
+    enumerable: true,
+    get: () => {
+      userCode.runs++;
+      return 1;
+    },
+  });
+  const countingProxy = new Proxy(
+    {},
+    {
+      get: () => userCode.runs++,
+      ownKeys: () => (userCode.runs++, []),
+      getOwnPropertyDescriptor: () => (userCode.runs++, undefined),
+    },
+  );
+  return { result, countingProxy, error: new Proxy({}, { get: () => userCode.runs++ }) };
+}
 
 /** Values a tool may return, including error-shaped results the wrapper classifies. */
 export const returnedValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -126,6 +171,9 @@ export const returnedValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.string().map((message) => Object.freeze({ status: 'error', message })),
   fc.constant(null).map(() => function namedResult() {}),
   fc.constant(null).map(() => [1, 2, 3][Symbol.iterator]()),
+  deferred(() => resultWithHooks()),
+  deferred(() => new ResultWithGetter()),
+  fc.string().map((m) => new Deferred(() => ({ error: runInNewContext('new Error(m)', { m }) }))),
 );
 
 export const delay: fc.Arbitrary<Delay> = fc.oneof(
@@ -145,6 +193,8 @@ export const shape: fc.Arbitrary<Shape> = fc.oneof(
   fc.constant<Shape>({ kind: 'sync' }),
   delay.map<Shape>((d) => ({ kind: 'async', delay: d })),
   delay.map<Shape>((d) => ({ kind: 'promise', delay: d })),
+  delay.map<Shape>((d) => ({ kind: 'promiseSubclass', delay: d })),
+  delay.map<Shape>((d) => ({ kind: 'bluebird', delay: d })),
   fc.record({ items, delay, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'asyncGenerator', ...s })),
   fc.record({ items, delay, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'asyncIterable', ...s })),
   fc.record({ items, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'webStream', ...s })),
@@ -174,7 +224,12 @@ function scenarioOf(shapes: fc.Arbitrary<Shape>): fc.Arbitrary<Scenario> {
     .filter(
       // Node's own stream code throws uncaught on an error whose fields throw, and the bare
       // stream then never ends: nothing there for a wrapper to preserve.
-      (s) => !(s.shape.kind === 'nodeStream' && s.outcome.value instanceof Deferred),
+      // Bluebird's own code likewise throws from its scheduler on a value whose traps throw.
+      (s) =>
+        !(
+          (s.shape.kind === 'nodeStream' || s.shape.kind === 'bluebird') &&
+          s.outcome.value instanceof Deferred
+        ),
     );
 }
 
@@ -238,6 +293,26 @@ export function makeTool(s: Scenario, log: Log): (...args: unknown[]) => unknown
         );
       case 'lazyThenable':
         return created(lazyThenable(o, sh.delay, log));
+      case 'promiseSubclass':
+        return created(
+          new LoggedPromise(log, (resolve, reject) => {
+            void wait(sh.delay).then(() => {
+              log.push(['tool:settling']);
+              if (o.type === 'throw') reject(o.value);
+              else resolve(o.value);
+            });
+          }),
+        );
+      case 'bluebird':
+        return created(
+          new Bluebird((resolve, reject) => {
+            void wait(sh.delay).then(() => {
+              log.push(['tool:settling']);
+              if (o.type === 'throw') reject(o.value);
+              else resolve(o.value);
+            });
+          }),
+        );
       case 'asyncGenerator': {
         const gen = created(generator(sh.items, o, sh.delay, log));
         return sh.inPromise ? Promise.resolve().then(() => gen) : gen;
@@ -254,6 +329,28 @@ export function makeTool(s: Scenario, log: Log): (...args: unknown[]) => unknown
         return created(Readable.from(generator(sh.items, o, { type: 'now' }, log), { objectMode: true }));
     }
   };
+}
+
+/** A Promise subclass whose `then` logs each call: the wrapper must call it no more than the caller. */
+class LoggedPromise<T> extends Promise<T> {
+  private readonly log: Log | undefined;
+  constructor(
+    log: Log | undefined,
+    executor: (resolve: (value: T) => void, reject: (reason: unknown) => void) => void,
+  ) {
+    super(executor);
+    this.log = log;
+  }
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.log?.push(['tool:then-called']);
+    return super.then(onFulfilled, onRejected);
+  }
 }
 
 /** A thenable that does its work only when `then` is called, like a query builder. */
