@@ -23,15 +23,12 @@ import {
 type SpanWriter = Pick<Span, 'setAttribute' | 'setStatus'> & Partial<Pick<Span, 'spanContext'>>;
 
 /**
- * The evidence behind each span's mark, by the span's `SpanContext` object (one per span, already
- * a key in the processor's own maps, so no second identity hash). Kept on a registered global so
- * that every copy of this package in the process (its CJS and ESM builds) reads what another wrote.
+ * The evidence behind a span's mark, kept on the span's `SpanContext` object (one per span, for
+ * its whole life) under a registered symbol, so that every copy of this package in the process
+ * (its CJS and ESM builds) reads what another wrote. Not in a WeakMap: an entry per failed call
+ * cost about 1 µs, mostly in garbage collection (BENCHMARKS.md).
  */
-const EVIDENCE_KEY = Symbol.for('otel-tool-errors.markEvidence');
-const markEvidence = ((globalThis as Record<symbol, unknown>)[EVIDENCE_KEY] ??= new WeakMap<
-  object,
-  ClassificationEvidence
->()) as WeakMap<object, ClassificationEvidence>;
+const EVIDENCE = Symbol.for('otel-tool-errors.markEvidence');
 
 /**
  * Writes one classification onto a span: the same four attributes and status, whichever path
@@ -57,7 +54,9 @@ export function markSpanFailed(
     code: SpanStatusCode.ERROR,
     message: scrubMessage(message || `${classification.kind}: ${classification.errorType}`),
   });
-  if (typeof span.spanContext === 'function') markEvidence.set(span.spanContext(), classification.evidence);
+  // Reflect.set: a frozen span context only loses the evidence (the mark then stays as it is).
+  if (typeof span.spanContext === 'function')
+    Reflect.set(span.spanContext(), EVIDENCE, classification.evidence);
 }
 
 /**
@@ -80,10 +79,11 @@ export function isMarkedFailure(span: ReadableSpanLike): boolean {
 
 /**
  * The evidence behind a marked span's classification; `undefined` when the mark was written by
- * something that did not say (an older copy of this package): such a mark is kept as it is.
+ * something that did not say (an older copy of this package): such a mark is kept as it is, and so
+ * is one whose evidence this copy does not know.
  */
 export function markedEvidence(span: ReadableSpanLike): ClassificationEvidence | undefined {
-  return markEvidence.get(span.spanContext());
+  return (span.spanContext() as { [EVIDENCE]?: ClassificationEvidence })[EVIDENCE];
 }
 
 /**
