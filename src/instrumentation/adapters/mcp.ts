@@ -248,7 +248,12 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
     const [request, extra] = args;
     const params = read(request, 'params');
     const name = readString(params, 'name');
-    if (read(request, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL || name === undefined)
+    // Registered once, this handler outlives a disable(): it checks at each request.
+    if (
+      !ctx.isEnabled() ||
+      read(request, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL ||
+      name === undefined
+    )
       return handler.apply(this, args);
     const mcpRequest = read(extra, 'mcpReq');
     const meta = read(extra, '_meta') ?? read(mcpRequest, '_meta') ?? read(params, '_meta');
