@@ -178,16 +178,22 @@ async function mcp(
     McpServer: typeof McpServerType;
   };
   const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
+  const { Server } = load('@modelcontextprotocol/sdk/server/index.js') as {
+    Server: { prototype: Record<string, unknown> };
+  };
   const clientProto = Client.prototype as unknown as Record<string, unknown>;
-  const toggles: Toggle[] = [];
+  const toggles: Array<Pick<Toggle, 'set'>> = [];
   if (ours) {
-    toggles.push(Toggle.shimmer(clientProto, 'callTool'));
-    const serverSide = Toggle.shimmer(
-      McpServer.prototype as unknown as Record<string, unknown>,
-      'executeToolHandler',
-    );
-    if (peer === 'ours-client-side') serverSide.set(false);
-    else toggles.push(serverSide);
+    const instrumentation = ours;
+    // The server's tools/call handler is wrapped once, when registered, and asks whether the
+    // instrumentation is enabled at each call: the toggle is the instrumentation itself.
+    toggles.push({ set: (on) => (on ? instrumentation.enable() : instrumentation.disable()) });
+    if (peer === 'ours-client-side') {
+      Toggle.shimmer(Server.prototype, 'setRequestHandler').set(false);
+      Toggle.shimmer(McpServer.prototype as unknown as Record<string, unknown>, 'executeToolHandler').set(
+        false,
+      );
+    }
   } else if (peer.startsWith('openllmetry')) {
     const { McpInstrumentation } = load(
       '@traceloop/instrumentation-mcp',

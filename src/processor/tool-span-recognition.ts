@@ -64,7 +64,7 @@ const CHAR_T = 116;
 
 /**
  * The family of a tool span, or `undefined` for any other span. Runs on every span at start and
- * at end, so a non-tool span costs one character read and three attribute reads (plus the
+ * at end, so a non-tool span costs one character read and five attribute reads (plus the
  * application's matcher, if given). It is called again at the end because some frameworks set
  * their identifying attributes after start (ADK sets `gen_ai.*` only when the tool returned).
  */

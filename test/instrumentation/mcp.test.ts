@@ -236,6 +236,18 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
         expect(server?.parentSpanContext?.spanId).to.equal(clientSpan.spanContext().spanId);
       });
 
+      it('disable() leaves both sides untraced, enable() traces them again', async () => {
+        instrumentation.disable();
+        try {
+          await client.callTool({ name: 'busy', arguments: {} });
+          expect(tracing.spans()).to.have.length(0);
+        } finally {
+          instrumentation.enable();
+        }
+        await client.callTool({ name: 'busy', arguments: {} });
+        spansOf('busy');
+      });
+
       it('a server that receives no trace context still traces the call', async () => {
         propagation.disable();
         try {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { types } from 'node:util';
 import {
   context,
   propagation,
@@ -17,6 +18,7 @@ import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
 import { recordToolError, traceToolCall } from '../tool-call-wrapper';
 import { isObjectLike, read, readString } from '../../classify/safe';
 import {
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
@@ -246,7 +248,12 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
     const [request, extra] = args;
     const params = read(request, 'params');
     const name = readString(params, 'name');
-    if (read(request, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL || name === undefined)
+    // Registered once, this handler outlives a disable(): it checks at each request.
+    if (
+      !ctx.isEnabled() ||
+      read(request, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL ||
+      name === undefined
+    )
       return handler.apply(this, args);
     const mcpRequest = read(extra, 'mcpReq');
     const meta = read(extra, '_meta') ?? read(mcpRequest, '_meta') ?? read(params, '_meta');
@@ -284,8 +291,8 @@ function wrapExecuteToolHandler(_ctx: AdapterContext, original: AnyFunction): An
     const span = trace.getSpan(context.active());
     if (span?.isRecording() && typeof tool?.description === 'string') {
       const attributes = read(span, 'attributes');
-      if (read(attributes, 'gen_ai.tool.description') === undefined)
-        span.setAttribute('gen_ai.tool.description', tool.description);
+      if (read(attributes, ATTR_GEN_AI_TOOL_DESCRIPTION) === undefined)
+        span.setAttribute(ATTR_GEN_AI_TOOL_DESCRIPTION, tool.description);
     }
     let result: unknown;
     try {
@@ -294,7 +301,7 @@ function wrapExecuteToolHandler(_ctx: AdapterContext, original: AnyFunction): An
       recordToolError(err);
       throw err;
     }
-    if (result instanceof Promise) result.catch((err: unknown) => recordToolError(err));
+    if (types.isPromise(result)) result.catch((err: unknown) => recordToolError(err));
     return result;
   };
 }
