@@ -10,7 +10,8 @@ import { argumentsHiddenOn } from '../hidden-arguments';
 import { hideValues, scrubMessage } from '../redact';
 import { markSpanFailed } from '../span-error';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import { redactExceptionEvents } from './exception-events';
+import { INSTRUMENTATION_NAME } from '../instrumentation/config';
+import { redactExceptionEvents, type EventLike } from './exception-events';
 import { ChildHttpFailures, MAX_TRACKED_PARENT_SPANS } from './http-child-evidence';
 import { isMarkedFailure, markedFailureMessage, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
@@ -105,7 +106,9 @@ export class ToolErrorSpanProcessor {
           markSpanFailed(errorStatusWriter(span), failure.classification, message);
         }
       }
-      if (span.events.length > 0) redactExceptionEvents(span, hidden);
+      // Our own spans' exception events are recorded redacted already.
+      if (span.events.length > 0 && !madeByUs(span))
+        redactExceptionEvents(span.events as EventLike[], hidden);
     } catch (error) {
       diag.error(`${NAME}: onEnding failed`, error);
     }
@@ -176,4 +179,11 @@ function errorStatusWriter(span: EndingSpanLike): Pick<Span, 'setAttribute' | 's
       return this as Span;
     },
   };
+}
+
+/** Whether `ToolInstrumentation` started the span (2.x and 3.x `instrumentationScope`). */
+function madeByUs(span: ReadableSpanLike): boolean {
+  return (
+    (span as { instrumentationScope?: { name?: string } }).instrumentationScope?.name === INSTRUMENTATION_NAME
+  );
 }
