@@ -35,7 +35,8 @@ const NAME = 'ToolErrorSpanProcessor';
 /**
  * A `SpanProcessor` that marks failed tool-execution spans: `error.type`, `tool.error_kind`,
  * `tool.error_retryable`, `tool.error_executed` and status ERROR with a scrubbed description.
- * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere.
+ * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere, and
+ * redacts the `exception` events frameworks record on their tool spans (message and stack).
  *
  * It writes in `onEnding` (sdk-trace-base ≥ 2.3, and the 3.x `@opentelemetry/sdk-trace`), which
  * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. An SDK that
