@@ -43,25 +43,54 @@ const SECRET_PATTERNS: readonly RegExp[] = [
     'gi',
   ),
   /\b((?:pwd|pass|key|sig|auth|jwt)\\{0,8}["']?\s{0,3}[:=]\s{0,3}\\{0,8}["']?)(?:[^\s"'&,;}\\]|\\[^\s"'\\]|\\\\)+/gi,
-  // Anything else long and opaque: 32+ characters mixing upper case, lower case and digits (an AWS
-  // secret key, a random API key), or 32+ hex digits. Checked in `opaqueOrKept`.
-  /[A-Za-z0-9+/_-]{32,}={0,2}/g,
 ];
 
 /**
  * Every pattern above needs one of these, with the same case sensitivity: text without any of them
  * cannot hold a secret, and skips the scans. Most error messages and stacks are such text, and
  * this runs on every failed span. Add to them when adding a pattern. Two regexes, because one
- * case-insensitive alternation of all of them scans about 30% slower; the third finds the
- * opaque runs.
+ * case-insensitive alternation of all of them scans about 30% slower. Opaque runs are looked for
+ * in every text.
  */
 const MAY_HOLD_SECRET_EXACT_CASE =
   /:\/\/|hooks\.|\/webhooks\/|-----BEGIN|sk-|gh[opusr]_|github_pat_|glpat-|gl[a-z]{1,5}_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp[a-z]{2}_|gsk_|lin_api|ntn_|ops_|hv[sbr]\.|dapi|dckr_|figd_|vc[pikar]_|cf[au]t_|_live_|_test_|tskey-|AIza|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|eyJ/;
 const MAY_HOLD_SECRET_ANY_CASE =
   /authorization|bearer|basic|passw|pwd|pass|secret|token|key|credential|signature|sig|cookie|session|auth|jwt/i;
-const MAY_HOLD_OPAQUE_RUN = /[A-Za-z0-9+/_-]{32}/;
 
-const OPAQUE_RUN_PATTERN = SECRET_PATTERNS[SECRET_PATTERNS.length - 1];
+/**
+ * Anything else long and opaque, found by `replaceOpaqueRuns`: 32+ characters of token alphabet
+ * (`[A-Za-z0-9+/_-]`, then up to two `=`) mixing upper case, lower case and digits (an AWS secret
+ * key, a random API key), or 32+ hex digits. A hand-written scan: as a regex, the runs shorter than
+ * 32 characters made it quadratic per run, 14 µs per KiB of prose (BENCHMARKS.md).
+ */
+const MIN_OPAQUE_RUN = 32;
+const RUN_CHARACTER = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-')
+  RUN_CHARACTER[c.charCodeAt(0)] = 1;
+const EQUALS = 61;
+
+function replaceOpaqueRuns(text: string): string {
+  let out: string | undefined;
+  let copiedTo = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code < 128 && RUN_CHARACTER[code] === 1) continue;
+    if (i - start >= MIN_OPAQUE_RUN) {
+      let end = i;
+      while (end < text.length && end - i < 2 && text.charCodeAt(end) === EQUALS) end++;
+      const run = text.slice(start, end);
+      const kept = opaqueOrKept(run);
+      if (kept !== run) {
+        out = (out ?? '') + text.slice(copiedTo, start) + kept;
+        copiedTo = end;
+      }
+      i = end;
+    }
+    start = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(copiedTo);
+}
 
 /**
  * A long run that looks random is a secret; one that reads as words is kept. A run with slashes
@@ -85,14 +114,9 @@ function looksRandom(run: string): boolean {
 /** `text` with every secret the patterns know replaced by `[REDACTED]`; no truncation. */
 export function replaceSecrets(text: string): string {
   const maySecret = MAY_HOLD_SECRET_EXACT_CASE.test(text) || MAY_HOLD_SECRET_ANY_CASE.test(text);
-  if (!maySecret && !MAY_HOLD_OPAQUE_RUN.test(text)) return text;
+  if (!maySecret) return replaceOpaqueRuns(text);
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
-    if (pattern === OPAQUE_RUN_PATTERN) {
-      out = out.replace(pattern, opaqueOrKept);
-      continue;
-    }
-    if (!maySecret) continue;
     out = out.replace(pattern, (_match, prefix?: string, separator?: string) => {
       if (typeof prefix !== 'string') return REDACTED;
       // Keep the part before the secret (scheme, header or key name) so the text stays readable.
@@ -102,7 +126,7 @@ export function replaceSecrets(text: string): string {
       return `${prefix}${typeof separator === 'string' ? separator : ''}${REDACTED}`;
     });
   }
-  return out;
+  return replaceOpaqueRuns(out);
 }
 
 /**

@@ -1,6 +1,9 @@
 import { diag, type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
+import { argumentsHiddenOn } from '../hidden-arguments';
+import { hideValues } from '../redact';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { isMarkedFailure, markSpanFailed } from '../tool-span/marked-failure';
+import { redactExceptionEvents, type EventLike } from './exception-events';
 import { ChildHttpFailures } from './http-child-evidence';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { ReadableSpanLike } from './span-shape';
@@ -79,7 +82,10 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     const failure =
       (isMarkedFailure(span) ? httpChildOverMark(span, httpChild) : undefined) ??
       readToolSpanFailure(span, family, httpChild);
-    if (toolName === undefined && failure === undefined) return span;
+    const hidden = argumentsHiddenOn(span);
+    const events = [...span.events] as EventLike[];
+    const eventsRedacted = redactExceptionEvents(events, hidden);
+    if (toolName === undefined && failure === undefined && !eventsRedacted) return span;
 
     const attributes: Attributes = { ...span.attributes };
     let status: SpanStatus = span.status as SpanStatus;
@@ -94,13 +100,16 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
       },
     };
     if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
-    if (failure !== undefined)
-      markSpanFailed(writer, failure.classification, failure.message, failure.fixedErrorType);
+    if (failure !== undefined) {
+      const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
+      markSpanFailed(writer, failure.classification, message, failure.fixedErrorType);
+    }
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {
       attributes: { value: attributes, enumerable: true },
       status: { value: status, enumerable: true },
+      events: { value: eventsRedacted ? events : span.events, enumerable: true },
     }) as S;
   }
 }

@@ -5,23 +5,26 @@ import type { ReadableSpanLike } from './span-shape';
 
 const ATTR_EXCEPTION_STACKTRACE = 'exception.stacktrace';
 
-type EventLike = ReadableSpanLike['events'][number];
+export type EventLike = ReadableSpanLike['events'][number];
 
 /**
- * Redacts `exception.message` and `exception.stacktrace` of every `exception` event on a span
- * that is ending: frameworks (AI SDK `ai.toolCall`, LangChain, OpenInference, OpenLLMetry,
- * Mastra) record the raw error there. In `onEnding` the span's event list is still the SDK's own
- * array (2.x and 3.x), so each event is replaced by a redacted copy before any exporter sees it.
- * Events are left as they are when the array cannot be written.
+ * Redacts `exception.message` and `exception.stacktrace` of every `exception` event in `events`,
+ * replacing each such event by a redacted copy; true when any changed. Frameworks (AI SDK
+ * `ai.toolCall`, LangChain, OpenInference, OpenLLMetry, Mastra) record the raw error there. In
+ * `onEnding` a span's `events` is still the SDK's own array (2.x and 3.x), so the processor
+ * redacts it in place, before any exporter sees it; the enriching exporter redacts a copy.
  */
-export function redactExceptionEvents(span: ReadableSpanLike, hidden: readonly string[]): void {
-  const events = span.events as EventLike[];
+export function redactExceptionEvents(events: EventLike[], hidden: readonly string[]): boolean {
+  let changed = false;
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
     if (event.name !== 'exception' || event.attributes === undefined) continue;
     const attributes = redactedAttributes(event.attributes, hidden);
-    if (attributes !== undefined) events[i] = { ...event, attributes };
+    if (attributes === undefined) continue;
+    events[i] = { ...event, attributes };
+    changed = true;
   }
+  return changed;
 }
 
 function redactedAttributes(attributes: Attributes, hidden: readonly string[]): Attributes | undefined {

@@ -2,8 +2,9 @@ import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '
 import { argumentsHiddenOn } from '../hidden-arguments';
 import { hideValues, scrubMessage } from '../redact';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { INSTRUMENTATION_NAME } from '../instrumentation/config';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
-import { redactExceptionEvents } from './exception-events';
+import { redactExceptionEvents, type EventLike } from './exception-events';
 import { OpenToolSpans } from './open-tool-spans';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
@@ -27,7 +28,8 @@ const NAME = 'ToolErrorSpanProcessor';
 /**
  * A `SpanProcessor` that marks failed tool-execution spans: `error.type`, `tool.error_kind`,
  * `tool.error_retryable`, `tool.error_executed` and status ERROR with a scrubbed description.
- * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere.
+ * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere, and
+ * redacts the `exception` events frameworks record on their tool spans (message and stack).
  *
  * It writes in `onEnding` (sdk-trace-base ≥ 2.3, and the 3.x `@opentelemetry/sdk-trace`), which
  * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. An SDK that
@@ -83,7 +85,9 @@ export class ToolErrorSpanProcessor {
         const message = hideValues(markedFailureMessage(span), hidden);
         span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(message) });
       }
-      if (span.events.length > 0) redactExceptionEvents(span, hidden);
+      // Our own spans' exception events are recorded redacted already.
+      if (span.events.length > 0 && !madeByUs(span))
+        redactExceptionEvents(span.events as EventLike[], hidden);
     } catch (error) {
       diag.error(`${NAME}: onEnding failed`, error);
     }
@@ -154,4 +158,11 @@ function errorStatusWriter(span: EndingSpanLike): Pick<Span, 'setAttribute' | 's
       return this as Span;
     },
   };
+}
+
+/** Whether `ToolInstrumentation` started the span (2.x and 3.x `instrumentationScope`). */
+function madeByUs(span: ReadableSpanLike): boolean {
+  return (
+    (span as { instrumentationScope?: { name?: string } }).instrumentationScope?.name === INSTRUMENTATION_NAME
+  );
 }

@@ -41,10 +41,17 @@ async function main(): Promise<void> {
     { name: 'mcp', description: 'Returns an MCP error result.', schema },
   );
   const works = tool(async () => 'sunny', { name: 'works', description: 'Works.', schema });
+  const leaky = tool(
+    async () => {
+      throw new Error('upstream said {"access_token":"at8Hq2kWm5"} with glpat-xK9mQ2vR7tYpL4nW8sZe');
+    },
+    { name: 'leaky', description: 'Fails with secrets in its error.', schema },
+  );
 
   await refused.invoke({ q: 'a' }).catch(() => undefined);
   await mcp.invoke({ q: 'a' });
   await works.invoke({ q: 'a' });
+  await leaky.invoke({ q: 'a' }).catch(() => undefined);
   // Both instrumentations end their spans from LangChain's callback queue.
   await new Promise((resolve) => setTimeout(resolve, 100));
   reportAndExit(exporter.getFinishedSpans(), diagnostics);

@@ -5,7 +5,7 @@ import { runFixture, type SpanRecord } from './child-process-spans';
 /**
  * LangChain tool spans made by the OpenInference and OpenLLMetry instrumentations on real
  * LangChain tools (langchain.fixture.ts): the tools throw ECONNREFUSED, return an MCP error
- * result, and work, in that order.
+ * result, work, and throw an error carrying secrets, in that order.
  */
 describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLMetry)', function () {
   this.timeout(60_000);
@@ -56,6 +56,22 @@ describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLM
     expect(span.status.code).to.equal(SpanStatusCode.OK);
     expect(span.attributes).to.not.have.property('error.type');
     expect(span.attributes['gen_ai.tool.name']).to.equal('works');
+  });
+
+  it('redacts the exception events both instrumentations record, before export', () => {
+    const leaky = spans.filter((s) => s.name === 'leaky' || s.name === 'execute_tool leaky');
+    const withEvents = leaky.filter((s) => s.events.some((event) => event.name === 'exception'));
+    expect(withEvents.length, 'spans of the leaky tool that recorded the exception').to.be.at.least(1);
+    const exported = JSON.stringify(leaky);
+    expect(exported).not.to.include('at8Hq2kWm5');
+    expect(exported).not.to.include('glpat-');
+    for (const span of withEvents) {
+      const event = span.events.find((e) => e.name === 'exception')!;
+      // One of them records `String(error)` (the class name in front), LangChain appends the stack.
+      expect(event.attributes!['exception.message'], JSON.stringify(event.attributes)).to.match(
+        /^(Error: )?upstream said \{"access_token":"\[REDACTED\]"\} with \[REDACTED\]/,
+      );
+    }
   });
 
   it('logs no warnings', () => {

@@ -1,6 +1,11 @@
 import { context, SpanKind, trace, type Tracer } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { RedactingSpanProcessor, ToolErrorSpanProcessor } from '../../src';
+import { RedactingSpanProcessor, ToolErrorEnrichingExporter, ToolErrorSpanProcessor } from '../../src';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
@@ -166,5 +171,28 @@ describe('ToolErrorSpanProcessor: exception events on framework tool spans', () 
     expect(ended.events[0]!.attributes!['exception.stacktrace'])
       .to.be.a('string')
       .and.not.include('tax fraud');
+  });
+});
+
+describe('ToolErrorEnrichingExporter: exception events on framework tool spans', () => {
+  it('exports a redacted copy of the exception event, leaving the span as the SDK made it', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(new ToolErrorEnrichingExporter(exporter))],
+    });
+    const span = provider
+      .getTracer('test')
+      .startSpan('ai.toolCall', { attributes: { 'ai.toolCall.name': 'lookup' } });
+    span.recordException(
+      new Error('upstream said {"access_token":"at8Hq2kWm5"} for hf_QmZkVbTrWpXyLnHsDfGjKaEcUoIq12345678'),
+    );
+    span.end();
+    const exported = exporter.getFinishedSpans()[0]!;
+    expect(exported.events[0]!.attributes!['exception.message']).to.equal(
+      'upstream said {"access_token":"[REDACTED]"} for [REDACTED]',
+    );
+    expect(JSON.stringify(exported.events)).not.to.include('hf_QmZk');
+    expect(exported.attributes['tool.error_kind']).to.be.a('string');
+    await provider.shutdown();
   });
 });
