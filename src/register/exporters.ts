@@ -1,11 +1,11 @@
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
-import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { otlpDestination, reportingFailures } from './delivery';
 import { loadPackage } from './load';
 import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
 import { warnUser } from './stderr';
 
-type SdkTrace = typeof import('@opentelemetry/sdk-trace-base');
+type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 
 /** The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). */
@@ -55,7 +55,7 @@ function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: E
  * go out one by one, OTLP in batches (the batch processor reads OTEL_BSP_*).
  */
 export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
-  const sdk = loadPackage<SdkTrace>('@opentelemetry/sdk-trace-base', 'the register');
+  const sdk = loadPackage<SdkTrace>('@opentelemetry/sdk-trace-node', 'the register');
   return each('traces', settings.traces.exporters, (name) =>
     name === 'console'
       ? new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter())

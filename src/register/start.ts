@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { loadPackage } from './load';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
 import type { Telemetry } from './telemetry';
@@ -7,6 +7,7 @@ const STARTED_KEY = Symbol.for('otel-tool-errors.register.started');
 
 /** True when an SDK already set the global tracer provider. */
 function tracerProviderRegistered(): boolean {
+  const { trace } = loadPackage<typeof import('@opentelemetry/api')>('@opentelemetry/api', 'the register');
   const provider = trace.getTracerProvider() as { getDelegateTracer?: (name: string) => unknown };
   // The api hands out a ProxyTracerProvider that has a delegate only once an SDK registered.
   if (typeof provider.getDelegateTracer !== 'function') return true;
