@@ -103,6 +103,16 @@ function signal(name: Signal, env: Env, warnings: string[]): SignalSettings {
   };
 }
 
+/** NodeTracerProvider registers W3C trace context and baggage; other propagators are not built. */
+function propagatorsWarning(env: Env): string[] {
+  const others = list(env.OTEL_PROPAGATORS).filter((name) => !['tracecontext', 'baggage'].includes(name));
+  return others.length === 0
+    ? []
+    : [
+        `OTEL_PROPAGATORS="${others.join(',')}" is not supported: the register propagates tracecontext and baggage`,
+      ];
+}
+
 function logsExporterWarning(env: Env): string[] {
   const names = list(env.OTEL_LOGS_EXPORTER).filter((name) => name !== 'none');
   return names.length === 0
@@ -134,7 +144,7 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
     },
     logLevel: env.OTEL_LOG_LEVEL?.trim().toLowerCase() || undefined,
     // A malformed OTEL_EXPORTER_OTLP_* value is read once per signal: report it once.
-    warnings: [...new Set([...warnings, ...logsExporterWarning(env)])],
+    warnings: [...new Set([...warnings, ...logsExporterWarning(env), ...propagatorsWarning(env)])],
   };
 }
 
