@@ -14,7 +14,7 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '../src/semconv';
-import { markSpanFailed } from '../src/span-error';
+import { markSpanFailed } from '../src/tool-span/marked-failure';
 import { compare, formatNs, median, measure, type Row } from './harness';
 import { loadPackage } from './subject';
 import { consume, dropProvider } from './tracing';

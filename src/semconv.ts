@@ -41,8 +41,16 @@ export const METRIC_TOOL_ERRORS = 'tool.errors';
 // these unless OTEL_SEMCONV_STABILITY_OPT_IN=http.
 export const ATTR_HTTP_METHOD_OLD = 'http.method';
 export const ATTR_HTTP_STATUS_CODE_OLD = 'http.status_code';
-/** Set only when the HTTP instrumentation is configured to capture the header. */
+/**
+ * Set only when the HTTP instrumentation is configured to capture the header (the register does:
+ * `RETRY_AFTER_HEADERS`); older instrumentation-http releases wrote `-` as `_`.
+ */
 export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER = 'http.response.header.retry-after';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS = 'http.response.header.retry-after-ms';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD = 'http.response.header.retry_after';
+export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD = 'http.response.header.retry_after_ms';
+/** The response headers to capture on HTTP client spans, for 429 + Retry-After (`rate_limit`). */
+export const RETRY_AFTER_HEADERS: readonly string[] = ['retry-after', 'retry-after-ms'];
 
 // What agent frameworks write on their own tool spans. The processor reads these, never writes them.
 /** Vercel AI SDK (v6, and v7 without @ai-sdk/otel): span `ai.toolCall`. */

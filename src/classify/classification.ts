@@ -1,9 +1,8 @@
 import { boundErrorType } from './error-type';
+import type { ClassificationEvidence } from './evidence';
 import { TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from './kinds';
 
-/** Where the answer came from, strongest first. Lets callers keep a more specific earlier answer. */
-export type ClassificationEvidence =
-  'explicit' | 'http_status' | 'code' | 'class' | 'message' | 'result' | 'fallback';
+export type { ClassificationEvidence } from './evidence';
 
 export interface ToolErrorClassification {
   /** Low-cardinality `error.type`: an HTTP status, `timeout`, an error code, `tool_error` or a class name. */
@@ -13,22 +12,8 @@ export interface ToolErrorClassification {
   readonly executed: boolean;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
+  /** Where the answer came from (see `EVIDENCE_ORDER`). */
   readonly evidence: ClassificationEvidence;
-}
-
-const EVIDENCE_STRENGTH: Readonly<Record<ClassificationEvidence, number>> = {
-  explicit: 0,
-  http_status: 1,
-  code: 2,
-  class: 3,
-  result: 4,
-  message: 5,
-  fallback: 6,
-};
-
-/** True when `a` rests on stronger evidence than `b`. */
-export function isStrongerEvidence(a: ClassificationEvidence, b: ClassificationEvidence): boolean {
-  return EVIDENCE_STRENGTH[a] < EVIDENCE_STRENGTH[b];
 }
 
 export function makeClassification(

@@ -1,9 +1,6 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
-import {
-  makeClassification,
-  type ClassificationEvidence,
-  type ToolErrorClassification,
-} from './classification';
+import { makeClassification, type ToolErrorClassification } from './classification';
+import { isStrongerEvidence, type ClassificationEvidence } from './evidence';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -17,9 +14,8 @@ export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecu
 const MAX_LINKS = 16;
 const MAX_AGGREGATE_ERRORS = 4;
 
-/** One link's best answer. `rank` orders the evidence: lower is stronger. */
+/** One link's best answer, ranked by its evidence (`EVIDENCE_ORDER`). */
 interface Finding {
-  rank: number;
   evidence: ClassificationEvidence;
   kind?: ToolErrorKind;
   errorType?: string;
@@ -27,14 +23,10 @@ interface Finding {
   retryAfterMs?: number;
 }
 
-// Cancellation ranks below every code so that an AbortError caused by a timeout stays a timeout.
-const RANK = { explicit: 0, http: 1, code: 2, canceled: 3, class: 4, fallback: 5 } as const;
-
 /**
- * Classifies anything a tool threw. Evidence, strongest first: an explicit `ToolExecutionError`,
- * an HTTP status, error codes and DOMException names, class identity, then the `cause` chain
- * (each link weighed the same way), and message patterns only when nothing structured exists.
- * Never throws.
+ * Classifies anything a tool threw. Each link of the `cause` chain (and of an AggregateError's
+ * `errors`) is weighed by `EVIDENCE_ORDER`, the strongest wins (the outermost of equals), and
+ * message patterns are read only when no link has structured evidence. Never throws.
  */
 export function classifyToolError(err: unknown): ToolErrorClassification {
   try {
@@ -54,13 +46,13 @@ function classifyChain(err: unknown): ToolErrorClassification {
     if (seen.has(link)) continue;
     seen.add(link);
     const finding = findInLink(link);
-    if (finding.rank === RANK.explicit && !explicit) explicit = finding;
-    else if (!best || finding.rank < best.rank) best = finding;
+    if (finding.evidence === 'explicit') explicit ??= finding;
+    else if (!best || isStrongerEvidence(finding.evidence, best.evidence)) best = finding;
     queueCauses(link, links);
   }
   if (explicit) return completeExplicit(explicit, best);
   const found = best!;
-  if (found.rank < RANK.fallback) return fromFinding(found);
+  if (found.evidence !== 'fallback') return fromFinding(found);
   return classifyByMessage(links) ?? fromFinding(found);
 }
 
@@ -74,8 +66,7 @@ function queueCauses(link: unknown, links: unknown[]): void {
 }
 
 function findInLink(link: unknown): Finding {
-  if (!isObjectLike(link))
-    return { rank: RANK.fallback, evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
+  if (!isObjectLike(link)) return { evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
   return findExplicit(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
 }
 
@@ -84,7 +75,6 @@ function findExplicit(link: object): Finding | undefined {
     const kind = read(link, 'kind');
     const errorType = read(link, 'errorType');
     return {
-      rank: RANK.explicit,
       evidence: 'explicit',
       kind: isToolErrorKind(kind) ? kind : undefined,
       errorType: typeof errorType === 'string' ? errorType : undefined,
@@ -94,7 +84,7 @@ function findExplicit(link: object): Finding | undefined {
   if (readString(link, 'name') === 'ToolExecutionError') {
     const kind = readString(link, 'kind');
     const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromSeedVocabulary(kind));
-    if (mapped) return { rank: RANK.explicit, evidence: 'explicit', kind: mapped };
+    if (mapped) return { evidence: 'explicit', kind: mapped };
   }
   return undefined;
 }
@@ -105,7 +95,6 @@ function findHttp(link: object): Finding | undefined {
   const kind = kindForHttpStatus(http.status, http.retryAfterMs !== undefined, http.quotaCode);
   if (!kind) return undefined;
   return {
-    rank: RANK.http,
     evidence: 'http_status',
     kind,
     errorType: String(http.status),
@@ -133,8 +122,7 @@ function findCode(link: object): Finding | undefined {
 
 function codeFinding(kind: ToolErrorKind, code: string): Finding {
   return {
-    rank: kind === 'canceled' ? RANK.canceled : RANK.code,
-    evidence: 'code',
+    evidence: kind === 'canceled' ? 'cancel' : 'code',
     kind,
     errorType: kind === 'timeout' ? 'timeout' : code,
   };
@@ -146,11 +134,15 @@ function findClass(link: object): Finding {
   for (const candidate of [ctorName, name]) {
     const kind = candidate === undefined ? undefined : kindForName(candidate);
     if (!kind) continue;
-    const rank =
-      kind === 'canceled' ? RANK.canceled : kind === 'timeout' || kind === 'network' ? RANK.code : RANK.class;
-    return { rank, evidence: 'class', kind, errorType: kind === 'timeout' ? 'timeout' : candidate };
+    return { evidence: classEvidence(kind), kind, errorType: kind === 'timeout' ? 'timeout' : candidate };
   }
-  return { rank: RANK.fallback, evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+  return { evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+}
+
+/** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
+function classEvidence(kind: ToolErrorKind): ClassificationEvidence {
+  if (kind === 'canceled') return 'cancel';
+  return kind === 'timeout' || kind === 'network' ? 'code' : 'class';
 }
 
 // Classes that say nothing about a failure when something non-Error is thrown.
@@ -175,7 +167,7 @@ function fromFinding(finding: Finding): ToolErrorClassification {
 
 /** An explicit kind or type fills the other from the rest of the chain, else from itself. */
 function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErrorClassification {
-  const restUseful = rest && rest.rank < RANK.fallback ? rest : undefined;
+  const restUseful = rest && rest.evidence !== 'fallback' ? rest : undefined;
   const kind =
     explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
   const errorType =

@@ -2,11 +2,8 @@ export { classifyToolError } from './classify-error';
 export { classifyToolResult } from './result';
 export { classifyMessage, MAX_SCANNED_MESSAGE_LENGTH, type MessageEvidence } from './message';
 export { kindForHttpStatus, parseRetryAfter } from './http';
-export {
-  isStrongerEvidence,
-  type ClassificationEvidence,
-  type ToolErrorClassification,
-} from './classification';
+export { type ToolErrorClassification } from './classification';
+export { EVIDENCE_ORDER, isStrongerEvidence, type ClassificationEvidence } from './evidence';
 export {
   TOOL_ERROR_KINDS,
   TOOL_ERROR_KIND_MEANINGS,

@@ -1,5 +1,6 @@
 import { classifyToolError } from './classify-error';
 import { makeClassification, type ToolErrorClassification } from './classification';
+import { isStructuredEvidence } from './evidence';
 import { isObjectLike, read, readString } from './safe';
 import { classifyMessage } from './message';
 
@@ -56,12 +57,15 @@ function fromNamedResult(result: object): ToolErrorClassification {
   const message = readString(result, 'message');
   if (name && name !== 'Error') {
     const byName = classifyToolError({ name, message });
-    if (byName.evidence !== 'fallback' && byName.evidence !== 'message') return byName;
+    if (isStructuredEvidence(byName.evidence)) return byName;
   }
   return fromText(message);
 }
 
-/** A returned error value: classified like a throw, but `tool_error` rather than `internal` when it says nothing. */
+/**
+ * A returned error value: classified like a throw, but `tool_error` rather than `internal` when
+ * it says nothing (a `result` answer ranks above `fallback`).
+ */
 function fromErrorValue(error: unknown): ToolErrorClassification {
   if (!isObjectLike(error)) return fromText(typeof error === 'string' ? error : undefined);
   const classified = classifyToolError(error);

@@ -37,7 +37,7 @@ import {
 import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
 import type { ReadableSpanLike } from '../processor/span-shape';
 import { isObjectLike, read, readString } from '../classify/safe';
-import { markSpanFailed } from '../span-error';
+import { markSpanFailed } from '../tool-span/marked-failure';
 import type { ToolInstrumentationConfig } from './config';
 
 export interface ToolCallInfo {

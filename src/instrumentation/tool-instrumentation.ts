@@ -2,6 +2,7 @@ import { types } from 'node:util';
 import { diag, type Tracer } from '@opentelemetry/api';
 import {
   InstrumentationBase,
+  type InstrumentationModuleDefinition,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
 import { aiSdkV6Adapter } from './adapters/ai-sdk-v6';
@@ -13,6 +14,7 @@ import { mastraAdapter } from './adapters/mastra';
 import { mcpAdapter } from './adapters/mcp';
 import { openaiAgentsAdapter } from './adapters/openai-agents';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, type ToolInstrumentationConfig } from './config';
+import { checkEsmSetUpLater } from './esm-set-up';
 
 /** What an adapter gets from the instrumentation. `tracer` and `config` are read live. */
 export interface AdapterContext {
@@ -70,6 +72,7 @@ export const TOOL_FRAMEWORK_NAMES: readonly string[] = Object.freeze(ADAPTERS.ma
 export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentationConfig> {
   // `declare`: assigned in init(), which the base constructor calls before field initialisers run.
   declare private frameworkHooks: FrameworkHooks[];
+  declare private moduleDefinitions: InstrumentationNodeModuleDefinition[];
 
   constructor(config: ToolInstrumentationConfig = {}) {
     super(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, checkConfig(config));
@@ -78,7 +81,24 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
   protected init(): InstrumentationNodeModuleDefinition[] {
     // Once per instance: getModuleDefinitions() calls init() again, and the hooks hold state.
     this.frameworkHooks ??= this.setUpFrameworks();
-    return this.frameworkHooks.flatMap((hooks) => hooks.modules ?? []);
+    this.moduleDefinitions ??= this.frameworkHooks.flatMap((hooks) => hooks.modules ?? []);
+    return this.moduleDefinitions;
+  }
+
+  /** The supported packages that no patch has reached yet, in CommonJS or ESM. */
+  private unpatchedPackages(): string[] {
+    const patched = new Set<string>();
+    const all = new Set<string>();
+    // The base class keeps the exports it patched on the definition (or on the file it patched).
+    for (const definition of this.moduleDefinitions as InstrumentationModuleDefinition[]) {
+      all.add(definition.name);
+      if (
+        definition.moduleExports !== undefined ||
+        definition.files.some((file) => file.moduleExports !== undefined)
+      )
+        patched.add(definition.name);
+    }
+    return [...all].filter((name) => !patched.has(name));
   }
 
   private setUpFrameworks(): FrameworkHooks[] {
@@ -105,6 +125,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
     if (this.isEnabled()) return;
     super.enable();
     for (const hooks of this.frameworkHooks) hooks.enable?.();
+    checkEsmSetUpLater(() => this.unpatchedPackages());
   }
 
   override disable(): void {

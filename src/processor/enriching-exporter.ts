@@ -1,8 +1,8 @@
 import { diag, type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
-import { markSpanFailed } from '../span-error';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { isMarkedFailure, markSpanFailed } from '../tool-span/marked-failure';
 import { ChildHttpFailures } from './http-child-evidence';
-import { readToolSpanFailure } from './span-evidence';
+import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { ReadableSpanLike } from './span-shape';
 import {
   guardMatcher,
@@ -31,8 +31,9 @@ const NAME = 'ToolErrorEnrichingExporter';
  * attributes and status as `ToolErrorSpanProcessor`, on copies: the SDK's spans are not touched.
  *
  * Only exporters behind it see the marks (a second exporter on another processor does not), and
- * HTTP-child evidence needs the child and the tool span to reach this exporter, which they do in
- * end order with both the Simple and the Batch span processor.
+ * HTTP-child evidence needs the HTTP span, the spans between it and the tool span, and the tool
+ * span to reach this exporter, which they do in end order with both the Simple and the Batch span
+ * processor.
  */
 export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpanLike> {
   private readonly isToolSpan: ToolSpanMatcher | undefined;
@@ -70,12 +71,14 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
   private enrich(span: S): S {
     const family = recognizeToolSpan(span, this.isToolSpan);
     if (family === undefined) {
-      this.httpFailures.record(span, true);
+      this.httpFailures.record(span);
       return span;
     }
     const httpChild = this.httpFailures.take(span.spanContext().spanId);
     const toolName = missingToolName(span, family);
-    const failure = readToolSpanFailure(span, family, httpChild);
+    const failure =
+      (isMarkedFailure(span) ? httpChildOverMark(span, httpChild) : undefined) ??
+      readToolSpanFailure(span, family, httpChild);
     if (toolName === undefined && failure === undefined) return span;
 
     const attributes: Attributes = { ...span.attributes };

@@ -1,15 +1,18 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_METHOD_OLD,
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER,
+  ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS,
+  ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD,
+  ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_STATUS_CODE_OLD,
 } from '../semconv';
 import { lastException, parentSpanIdOf, type ReadableSpanLike } from './span-shape';
 
-/** How many parent spans are followed at once; past it the oldest is dropped. */
+/** How many spans are followed at once; past it the oldest is dropped. */
 export const MAX_TRACKED_PARENT_SPANS = 10_000;
 
 /** What a failed HTTP client span recorded, as instrumentation-http and instrumentation-undici write it. */
@@ -19,8 +22,11 @@ export interface HttpFailure {
   /** `error.type` or the exception type: the status as text, or `ECONNREFUSED`, `UND_ERR_*`, a class name. */
   readonly errorType?: string;
   readonly message?: string;
-  /** Present only when the instrumentation captures the `retry-after` response header. */
-  readonly retryAfter?: string;
+  /**
+   * `retry-after` and `retry-after-ms`, present only when the instrumentation captures those
+   * response headers (`headersToSpanAttributes`; the register configures it).
+   */
+  readonly retryAfterHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,30 +45,54 @@ export function readHttpOutcome(span: ReadableSpanLike): HttpFailure | undefined
     return undefined;
   }
   const exception = lastException(span);
-  const retryAfter = attributes[ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER];
   return {
     status: failedStatus,
     errorType: typeof errorType === 'string' ? errorType : exception?.type,
     message: exception?.message ?? span.status.message,
-    retryAfter: Array.isArray(retryAfter)
-      ? String(retryAfter[0])
-      : typeof retryAfter === 'string'
-        ? retryAfter
-        : undefined,
+    retryAfterHeaders: failedStatus === undefined ? undefined : readRetryAfterHeaders(attributes),
   };
 }
 
+function readRetryAfterHeaders(attributes: Attributes): Record<string, string> | undefined {
+  const retryAfter = headerValue(
+    attributes[ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER] ??
+      attributes[ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD],
+  );
+  const retryAfterMs = headerValue(
+    attributes[ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS] ??
+      attributes[ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD],
+  );
+  if (retryAfter === undefined && retryAfterMs === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+  if (retryAfterMs !== undefined) headers['retry-after-ms'] = retryAfterMs;
+  return headers;
+}
+
+/** A captured header is a string array (one value per occurrence); older releases wrote a string. */
+function headerValue(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof first === 'string' || typeof first === 'number' ? String(first) : undefined;
+}
+
+interface Outcome {
+  readonly failure: HttpFailure | undefined;
+  /** End order: a later outcome replaces an earlier one. */
+  readonly order: number;
+}
+
 /**
- * The last HTTP client call made directly under each parent span, kept for a bounded number of
- * parents. Only the last call counts: a tool that retried after a 503 and then succeeded, or that
- * fell back to another source, did not fail because of that 503.
- *
- * The processor `watch`es tool spans when they start and `take`s the answer when they end, so
- * nothing stays once a tool span has ended. The exporter cannot know a parent before its children
- * (they end first), so it records failures under any parent and relies on the cap.
+ * For `ToolErrorEnrichingExporter`, which sees spans only once they ended, children first: the
+ * last HTTP outcome under each span, carried up through the spans between an HTTP call and its
+ * nearest tool span (a tool calling a helper that calls `fetch`). Only the last call counts: a
+ * tool that retried after a 503 and then succeeded, or fell back to another source, did not fail
+ * because of that 503. A tool span takes its answer and carries nothing further up, so an outer
+ * tool span never sees a nested tool's calls. The exporter cannot tell a tool span before its
+ * children arrive, so it follows any parent, bounded by the cap.
  */
 export class ChildHttpFailures {
-  private readonly byParent = new Map<string, HttpFailure | undefined>();
+  private readonly byParent = new Map<string, Outcome>();
+  private ended = 0;
 
   constructor(private readonly cap: number = MAX_TRACKED_PARENT_SPANS) {}
 
@@ -70,39 +100,34 @@ export class ChildHttpFailures {
     return this.byParent.size;
   }
 
-  /** Starts following a parent span (a tool span that just started). */
-  watch(parentSpanId: string): void {
-    this.put(parentSpanId, undefined);
-  }
-
-  /** Records an ended span's HTTP outcome under its parent, if the parent is watched (or `anyParent`). */
-  record(child: ReadableSpanLike, anyParent: boolean): void {
-    const parentSpanId = parentSpanIdOf(child);
+  /** A non-tool span ended: its own HTTP outcome (or, if it is no HTTP call, the last one under it) goes to its parent. */
+  record(span: ReadableSpanLike): void {
+    const spanId = span.spanContext().spanId;
+    const under = this.byParent.get(spanId);
+    if (under !== undefined) this.byParent.delete(spanId);
+    const parentSpanId = parentSpanIdOf(span);
     if (parentSpanId === undefined) return;
-    const known = this.byParent.has(parentSpanId);
-    if (!known && !anyParent) return;
-    const outcome = readHttpOutcome(child);
-    if (outcome === null) return;
-    if (outcome !== undefined || known) this.put(parentSpanId, outcome);
+    const own = readHttpOutcome(span);
+    if (own !== null) this.offer(parentSpanId, { failure: own, order: ++this.ended });
+    else if (under !== undefined) this.offer(parentSpanId, under);
   }
 
-  /** The last HTTP failure under a parent, forgetting the parent. */
-  take(parentSpanId: string): HttpFailure | undefined {
-    const failure = this.byParent.get(parentSpanId);
-    this.byParent.delete(parentSpanId);
-    return failure;
-  }
-
-  forget(parentSpanId: string): void {
-    this.byParent.delete(parentSpanId);
+  /** The last HTTP failure under a tool span, forgetting the span. */
+  take(toolSpanId: string): HttpFailure | undefined {
+    const outcome = this.byParent.get(toolSpanId);
+    this.byParent.delete(toolSpanId);
+    return outcome?.failure;
   }
 
   clear(): void {
     this.byParent.clear();
   }
 
-  private put(parentSpanId: string, outcome: HttpFailure | undefined): void {
-    if (this.byParent.size >= this.cap && !this.byParent.has(parentSpanId)) {
+  private offer(parentSpanId: string, outcome: Outcome): void {
+    const known = this.byParent.get(parentSpanId);
+    // A success matters only as the call after a failure.
+    if (known === undefined ? outcome.failure === undefined : known.order > outcome.order) return;
+    if (known === undefined && this.byParent.size >= this.cap) {
       // A Map iterates in insertion order: the first key is the oldest.
       this.byParent.delete(this.byParent.keys().next().value as string);
     }

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { classifyToolError } from '../classify/classify-error';
 import { type ToolErrorClassification } from '../classify/classification';
+import { isStrongerEvidence } from '../classify/evidence';
 import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
 import { httpStatusFromErrorType } from '../classify/http';
 import { classifyToolResult } from '../classify/result';
@@ -20,6 +21,7 @@ import {
   ATTR_VOLTAGENT_OUTPUT,
   ERROR_TYPE_VALUE_OTHER,
 } from '../semconv';
+import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
 import { lastException, type ReadableSpanLike } from './span-shape';
 import type { ToolSpanFamily } from './tool-span-recognition';
@@ -45,8 +47,6 @@ const MAX_RESULT_LENGTH = 64 * 1024;
 /** A result worth parsing names one of the keys `classifyToolResult` looks at. */
 const ERROR_RESULT_HINT = /isError|is_error|tool-error|"(?:error|success|status)\\?"/;
 
-const STRUCTURED = new Set(['explicit', 'http_status', 'code', 'class']);
-
 /**
  * Reads, from an ending tool span, whether it failed and how.
  *
@@ -55,15 +55,12 @@ const STRUCTURED = new Set(['explicit', 'http_status', 'code', 'class']);
  * recorded it (MCP `isError`, `{ success: false }`, `{ status: 'error' }`, ...). A failed HTTP call
  * alone is no failure: the tool may have recovered from it.
  *
- * How, strongest evidence first:
- * 1. `error.type` / `tool.error_kind` already on the span (this package's wrapper, the Anthropic
- *    SDK) are kept; only what is missing is filled;
- * 2. structured evidence on the span: the exception event (`exception.type` is `err.code ??
- *    err.name`) with the span's own `http.response.status_code`, classified together as the error
- *    they came from, or a status or code inside the returned result;
- * 3. the last HTTP client call made under the span, when it failed;
- * 4. text: message patterns on the status or exception text, or the returned result's text
- *    (`tool_error` when it says nothing).
+ * How: the span's own evidence, read as the classifier reads an error (the exception event,
+ * whose `exception.type` is `err.code ?? err.name`, with the span's own `http.response.status_code`,
+ * or the returned result), against the last failed HTTP call under the span (`httpChild`), by
+ * `EVIDENCE_ORDER`. `error.type` / `tool.error_kind` already on the span (the Anthropic SDK writes
+ * them) are kept; only what is missing is filled. A span the wrapper marked whole is read by
+ * `httpChildOverMark` instead.
  */
 export function readToolSpanFailure(
   span: ReadableSpanLike,
@@ -88,7 +85,7 @@ export function readToolSpanFailure(
   const returned = thrownSignal ? undefined : readReturnedError(span, family);
   if (!thrownSignal && returned === undefined) return undefined;
 
-  const message = failureMessage(span, statusError, exception);
+  const message = spanFailureText(span, statusError, exception);
   const thrown =
     exception !== undefined || message !== undefined || typeof ownStatus === 'number'
       ? classifyToolError({
@@ -108,62 +105,47 @@ export function readToolSpanFailure(
 }
 
 /**
- * Whether the span already carries a whole classification that `readToolSpanFailure` would keep
- * as it is (this package's wrapper writes one): status ERROR and all four attributes, valid.
+ * The failed HTTP call's answer for a span the wrapper already marked, when it rests on stronger
+ * evidence than the mark: the tool threw `new Error('upstream failed')` (a class name) after a
+ * 500, or returned an error result saying nothing finer. `undefined` when the mark stays: no failed
+ * call, a mark from structured evidence (a status, a code, a meaningful class, a stated type), or
+ * a mark whose evidence is unknown.
+ *
+ * The status text stays the tool's own error text, as `readToolSpanFailure` keeps it for an
+ * unmarked span; a text the mark made up from its own kind and type gives way to the new one's.
  */
-export function isMarkedFailure(span: ReadableSpanLike): boolean {
-  const attributes = span.attributes;
-  const errorType = attributes[ATTR_ERROR_TYPE];
-  return (
-    span.status.code === SpanStatusCode.ERROR &&
-    typeof errorType === 'string' &&
-    errorType !== '' &&
-    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined &&
-    isToolErrorKind(attributes[ATTR_TOOL_ERROR_KIND]) &&
-    typeof attributes[ATTR_TOOL_ERROR_RETRYABLE] === 'boolean' &&
-    typeof attributes[ATTR_TOOL_ERROR_EXECUTED] === 'boolean'
-  );
-}
-
-/**
- * The status text of a marked failure, before scrubbing: the same text `readToolSpanFailure` and
- * `markSpanFailed` would choose. A framework may have set its own status message after the wrapper.
- */
-export function markedFailureMessage(span: ReadableSpanLike): string {
-  const attributes = span.attributes;
-  return (
-    failureMessage(span, true, lastException(span)) ||
-    `${String(attributes[ATTR_TOOL_ERROR_KIND])}: ${String(attributes[ATTR_ERROR_TYPE])}`
-  );
-}
-
-function failureMessage(
+export function httpChildOverMark(
   span: ReadableSpanLike,
-  statusError: boolean,
-  exception: { message?: string } | undefined,
-): string | undefined {
-  return firstLine((statusError ? span.status.message : undefined) || exception?.message);
+  httpChild: HttpFailure | undefined,
+): ToolSpanFailure | undefined {
+  if (httpChild === undefined) return undefined;
+  const marked = markedEvidence(span);
+  if (marked === undefined || !isStrongerEvidence('http_child', marked)) return undefined;
+  const text = spanFailureText(span, true, lastException(span));
+  const madeUp = `${String(span.attributes[ATTR_TOOL_ERROR_KIND])}: ${String(span.attributes[ATTR_ERROR_TYPE])}`;
+  return { classification: classifyHttpFailure(httpChild), message: text === madeUp ? undefined : text };
 }
 
-/** The span's own evidence when it is structured, else the failed HTTP child, else text or nothing. */
+/** The stronger of the span's own evidence and the failed HTTP child (`EVIDENCE_ORDER`). */
 function chooseEvidence(
   own: ToolErrorClassification | undefined,
   httpChild: HttpFailure | undefined,
 ): ToolErrorClassification {
-  if (own && STRUCTURED.has(own.evidence)) return own;
-  if (httpChild) return classifyHttpFailure(httpChild);
+  if (httpChild && (!own || isStrongerEvidence('http_child', own.evidence)))
+    return classifyHttpFailure(httpChild);
   return own ?? classifyToolError({ name: ERROR_TYPE_VALUE_OTHER });
 }
 
 /** The HTTP child's failure as the classifier sees the error it would have thrown. */
 function classifyHttpFailure(failure: HttpFailure): ToolErrorClassification {
-  return classifyToolError({
+  const classification = classifyToolError({
     status: failure.status,
     code: failure.errorType,
     name: failure.errorType,
     message: failure.message,
-    headers: failure.retryAfter === undefined ? undefined : { 'retry-after': failure.retryAfter },
+    headers: failure.retryAfterHeaders,
   });
+  return { ...classification, evidence: 'http_child' };
 }
 
 /**
@@ -236,11 +218,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The first line: frameworks such as OpenInference append the whole stack to the status message. */
-function firstLine(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  const end = text.indexOf('\n');
-  return (end === -1 ? text : text.slice(0, end)).trim() || undefined;
 }

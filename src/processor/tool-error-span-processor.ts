@@ -1,16 +1,9 @@
-import {
-  diag,
-  SpanStatusCode,
-  type Context,
-  type Span,
-  type SpanContext,
-  type SpanStatus,
-} from '@opentelemetry/api';
+import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
 import { scrubMessage } from '../redact';
-import { markSpanFailed } from '../span-error';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import { ChildHttpFailures, MAX_TRACKED_PARENT_SPANS } from './http-child-evidence';
-import { isMarkedFailure, markedFailureMessage, readToolSpanFailure } from './span-evidence';
+import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
+import { OpenToolSpans } from './open-tool-spans';
+import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
 import {
   guardMatcher,
@@ -42,16 +35,8 @@ const NAME = 'ToolErrorSpanProcessor';
  */
 export class ToolErrorSpanProcessor {
   private readonly isToolSpan: ToolSpanMatcher | undefined;
-  private readonly openToolSpans = new ChildHttpFailures();
-  /**
-   * The same open tool spans, by their `SpanContext` object (the SDK hands out one per span):
-   * `onEnd` asks it whether a span was watched before forgetting the span's id, since hashing
-   * every ended span's fresh id string was most of the cost of a non-tool span while a tool span
-   * is open (BENCHMARKS.md); an object never added has no identity hash, so it misses at once.
-   * Not the span itself: 10,000 never-ended spans would stay alive (~1 KB each). Bounded like
-   * `openToolSpans`, oldest first.
-   */
-  private readonly watchedSpans = new Set<SpanContext>();
+  /** Followed from start, so that the HTTP calls made under them can count as evidence. */
+  private readonly openToolSpans = new OpenToolSpans();
   private sawOnEnding = false;
   private checkedOnEnding = false;
 
@@ -67,14 +52,8 @@ export class ToolErrorSpanProcessor {
   onStart(span: ReadableSpanLike, _parentContext: Context): void {
     if (this.checkedOnEnding && !this.sawOnEnding) return;
     try {
-      // Tool spans are followed so that the HTTP calls made under them can count as evidence.
-      if (recognizeToolSpan(span, this.isToolSpan) !== undefined) {
-        const spanContext = span.spanContext();
-        this.openToolSpans.watch(spanContext.spanId);
-        if (this.watchedSpans.size >= MAX_TRACKED_PARENT_SPANS)
-          this.watchedSpans.delete(this.watchedSpans.values().next().value!);
-        this.watchedSpans.add(spanContext);
-      }
+      if (recognizeToolSpan(span, this.isToolSpan) !== undefined) this.openToolSpans.open(span.spanContext());
+      else if (this.openToolSpans.size > 0) this.openToolSpans.started(span);
     } catch (error) {
       diag.error(`${NAME}: onStart failed`, error);
     }
@@ -85,17 +64,19 @@ export class ToolErrorSpanProcessor {
     try {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
-      const spanContext = span.spanContext();
-      const httpChild = this.openToolSpans.take(spanContext.spanId);
-      this.watchedSpans.delete(spanContext);
+      const httpChild = this.openToolSpans.close(span.spanContext());
       const toolName = missingToolName(span, family);
       if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
-      // Marked by the wrapper: the attributes stand, only a status message set since may need scrubbing.
+      let failure;
       if (isMarkedFailure(span)) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(markedFailureMessage(span)) });
-        return;
-      }
-      const failure = readToolSpanFailure(span, family, httpChild);
+        // Marked by the wrapper: the mark stands unless a failed HTTP call under the span is
+        // stronger evidence; then only a status message set since may need scrubbing.
+        failure = httpChildOverMark(span, httpChild);
+        if (failure === undefined) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(markedFailureMessage(span)) });
+          return;
+        }
+      } else failure = readToolSpanFailure(span, family, httpChild);
       if (failure !== undefined)
         markSpanFailed(errorStatusWriter(span), failure.classification, failure.message);
     } catch (error) {
@@ -107,10 +88,7 @@ export class ToolErrorSpanProcessor {
     if (!this.checkedOnEnding) this.checkOnEnding();
     if (this.openToolSpans.size === 0) return;
     try {
-      this.openToolSpans.record(span, false);
-      // A tool span is taken in onEnding; this drops one that was recognised only at start.
-      const spanContext = span.spanContext();
-      if (this.watchedSpans.delete(spanContext)) this.openToolSpans.forget(spanContext.spanId);
+      this.openToolSpans.ended(span);
     } catch (error) {
       diag.error(`${NAME}: onEnd failed`, error);
     }
@@ -122,13 +100,17 @@ export class ToolErrorSpanProcessor {
 
   shutdown(): Promise<void> {
     this.openToolSpans.clear();
-    this.watchedSpans.clear();
     return Promise.resolve();
   }
 
   /** @internal For tests: how many started tool spans are followed now (never above 10,000). */
   get _openToolSpanCount(): number {
     return this.openToolSpans.size;
+  }
+
+  /** @internal For tests: how many spans under open tool spans are followed (never above 10,000). */
+  get _openDescendantCount(): number {
+    return this.openToolSpans.descendants;
   }
 
   /**
@@ -139,7 +121,6 @@ export class ToolErrorSpanProcessor {
     this.checkedOnEnding = true;
     if (this.sawOnEnding) return;
     this.openToolSpans.clear();
-    this.watchedSpans.clear();
     diag.warn(
       `${NAME}: SpanProcessor.onEnding is never called here, so failed tool spans cannot be marked before export. ` +
         'onEnding needs @opentelemetry/sdk-trace-base >= 2.3.0 (or @opentelemetry/sdk-trace 3.x), and a processor ' +

@@ -6,6 +6,7 @@ import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/to
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { exportingSpanProcessors, metricReaders } from './exporters';
+import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
 import { loadPackage } from './load';
 import { instrumentationEnabled, type RegisterSettings } from './settings';
 import { warnUser } from './stderr';
@@ -94,14 +95,14 @@ function instrumentations(settings: RegisterSettings): Instrumentation[] {
       '@opentelemetry/instrumentation-http',
       'the register',
     );
-    list.push(new HttpInstrumentation());
+    list.push(new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG));
   }
   if (instrumentationEnabled(settings, 'undici')) {
     const { UndiciInstrumentation } = loadPackage<UndiciPackage>(
       '@opentelemetry/instrumentation-undici',
       'the register',
     );
-    list.push(new UndiciInstrumentation());
+    list.push(new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG));
   }
   return list;
 }

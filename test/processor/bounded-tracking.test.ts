@@ -1,4 +1,4 @@
-import { SpanKind, type Span } from '@opentelemetry/api';
+import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -33,6 +33,28 @@ describe('ToolErrorSpanProcessor tracking of open tool spans', () => {
     // The newest 10,000 are the ones followed; ending them empties the structure.
     for (const span of open) span.end();
     expect(processor._openToolSpanCount).to.equal(0);
+    await provider.shutdown();
+  });
+
+  it('follows at most 10,000 spans under open tool spans, and none once the tool spans end', async function () {
+    this.timeout(60_000);
+    const processor = new ToolErrorSpanProcessor();
+    const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+    const tracer = provider.getTracer('test');
+    const tool = tracer.startSpan('execute_tool crawl');
+    const toolContext = trace.setSpan(context.active(), tool);
+    let largest = 0;
+    for (let i = 0; i < 50_000; i++) {
+      // A helper span that never ends, with a grandchild that does.
+      const helper = tracer.startSpan(`helper-${i}`, {}, toolContext);
+      tracer.startSpan('GET', { kind: SpanKind.CLIENT }, trace.setSpan(toolContext, helper)).end();
+      largest = Math.max(largest, processor._openDescendantCount);
+    }
+    // Full: the newest helpers are followed (the GET that just ended is not).
+    expect(largest).to.equal(CAP - 1);
+    tool.end();
+    expect(processor._openToolSpanCount).to.equal(0);
+    expect(processor._openDescendantCount).to.equal(0);
     await provider.shutdown();
   });
 

@@ -1,0 +1,115 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+import { diag } from '@opentelemetry/api';
+
+/**
+ * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
+ * the app's imports: require-in-the-middle sees only `require`. Nothing fails, nothing is traced.
+ * This check says so, once per process, when the app is ESM, no loader hook is active, and a
+ * framework this instrumentation supports is installed where the app imports from but was never
+ * patched.
+ */
+
+/** Long enough for an ESM app's static imports to have loaded and run. */
+const CHECK_AFTER_MS = 10_000;
+const CHECKED_KEY = Symbol.for('otel-tool-errors.esmSetUpChecked');
+
+const FIX =
+  'start the app with `node --import otel-tool-errors/register app.mjs`, or, with your own SDK set-up, ' +
+  "register the loader hook before the app's imports: `node --import ./otel.mjs app.mjs`, where otel.mjs calls " +
+  "`register('@opentelemetry/instrumentation/hook.mjs', import.meta.url)` from `node:module` before starting the SDK " +
+  '(`--require` and an `import` at the top of the app are too late for ESM)';
+
+/**
+ * Checks the set-up once, when the app is about to exit or after 10 s, whichever comes first.
+ * `unpatched` lists the supported packages that no patch reached.
+ */
+export function checkEsmSetUpLater(unpatched: () => readonly string[]): void {
+  const holder = globalThis as { [CHECKED_KEY]?: boolean };
+  if (holder[CHECKED_KEY]) return;
+  holder[CHECKED_KEY] = true;
+  const check = () => {
+    clearTimeout(timer);
+    process.removeListener('beforeExit', check);
+    try {
+      const missed = esmFrameworksMissed(unpatched());
+      if (missed.length > 0) warn(missed);
+    } catch (err) {
+      diag.error('otel-tool-errors: could not check the ESM set-up', err);
+    }
+  };
+  const timer = setTimeout(check, CHECK_AFTER_MS);
+  timer.unref();
+  process.once('beforeExit', check);
+}
+
+/** The supported frameworks an ESM app without a loader hook may have imported unpatched. */
+export function esmFrameworksMissed(unpatched: readonly string[]): string[] {
+  const entry = process.argv[1];
+  if (!entry || !isEsmEntry() || loaderHookActive()) return [];
+  const from = appDirectory(entry);
+  return unpatched.filter((name) => installedFrom(from, name));
+}
+
+/** A CommonJS entry sets `require.main` before it runs; an ESM entry never does. */
+function isEsmEntry(): boolean {
+  return createRequire(join(process.cwd(), 'index.js')).main === undefined;
+}
+
+/**
+ * Whether an import-in-the-middle loader hook is active: every module it wraps is registered with
+ * its copy in this thread, and `addHook` replays those registrations at once. Each copy that an
+ * instrumentation loaded is asked.
+ */
+function loaderHookActive(): boolean {
+  const cache = createRequire(join(process.cwd(), 'index.js')).cache;
+  const suffix = `${sep}import-in-the-middle${sep}index.js`;
+  for (const [file, cached] of Object.entries(cache)) {
+    if (!file.endsWith(suffix)) continue;
+    const iitm = cached?.exports as {
+      addHook?: (hook: () => void) => void;
+      removeHook?: (hook: () => void) => void;
+    };
+    if (typeof iitm?.addHook !== 'function' || typeof iitm.removeHook !== 'function') return true;
+    let registered = false;
+    const hook = () => {
+      registered = true;
+    };
+    iitm.addHook(hook);
+    iitm.removeHook(hook);
+    if (registered) return true;
+  }
+  return false;
+}
+
+function appDirectory(entry: string): string {
+  try {
+    return dirname(realpathSync(entry));
+  } catch {
+    return process.cwd();
+  }
+}
+
+/** Whether `node_modules/{name}` exists in `from` or a folder above it, as Node would look. */
+function installedFrom(from: string, name: string): boolean {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * Through `diag`, and on stderr while no `OTEL_LOG_LEVEL` is set (with one set, the SDK's diag
+ * logger prints it, or `none` silences it).
+ */
+function warn(frameworks: readonly string[]): void {
+  const message =
+    'otel-tool-errors: this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
+    `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and their ` +
+    `tool calls get no spans. To fix it, ${FIX}.`;
+  diag.warn(message);
+  if (process.env.OTEL_LOG_LEVEL === undefined || process.env.OTEL_LOG_LEVEL.trim() === '') {
+    process.stderr.write(`${message}\n`);
+  }
+}

@@ -1,0 +1,191 @@
+import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor, ToolExecutionError } from '../../src';
+import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { RETRY_AFTER_HEADERS } from '../../src/semconv';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { ensureContextManager } from '../helpers/tracing';
+
+/**
+ * The wrapper marks a failed tool span while the tool runs; the processor (or the exporter) ends it
+ * with the HTTP calls made under it in hand. A mark from weaker evidence than a failed HTTP call
+ * (a generic `Error`, a returned error result) gives way to the call's answer; a stronger one stays.
+ * Real fetches to a real server, traced by the real instrumentation-undici.
+ */
+
+async function get(server: FlakyServer, path: string): Promise<Response> {
+  return fetch(`${server.url}${path}`);
+}
+
+/** The usual hand-written tool: fetch, and throw a bare Error when the answer is not ok. */
+async function failOnBadStatus(server: FlakyServer, path: string): Promise<unknown> {
+  const response = await get(server, path);
+  await response.text();
+  if (!response.ok) throw new Error('upstream failed');
+  return 'ok';
+}
+
+function errorOf(span: ReadableSpan) {
+  return {
+    type: span.attributes['error.type'],
+    kind: span.attributes['tool.error_kind'],
+    retryable: span.attributes['tool.error_retryable'],
+    executed: span.attributes['tool.error_executed'],
+    status: span.status,
+  };
+}
+
+const PIPELINES: ReadonlyArray<{
+  name: string;
+  processors: (exporter: InMemorySpanExporter) => SpanProcessor[];
+}> = [
+  {
+    name: 'ToolErrorSpanProcessor',
+    processors: (exporter) => [new ToolErrorSpanProcessor(), new SimpleSpanProcessor(exporter)],
+  },
+  {
+    name: 'ToolErrorEnrichingExporter',
+    processors: (exporter) => [new SimpleSpanProcessor(new ToolErrorEnrichingExporter(exporter))],
+  },
+];
+
+for (const pipeline of PIPELINES) {
+  describe(`a marked tool span and the HTTP calls under it (${pipeline.name})`, () => {
+    let server: FlakyServer;
+    let exporter: InMemorySpanExporter;
+    let provider: BasicTracerProvider;
+    let tracer: Tracer;
+    let undici: UndiciInstrumentation;
+
+    before(async () => {
+      ensureContextManager();
+      server = await startFlakyServer();
+      exporter = new InMemorySpanExporter();
+      provider = new BasicTracerProvider({ spanProcessors: pipeline.processors(exporter) });
+      tracer = provider.getTracer('test');
+      undici = new UndiciInstrumentation({
+        headersToSpanAttributes: { responseHeaders: [...RETRY_AFTER_HEADERS] },
+      });
+      undici.setTracerProvider(provider);
+      undici.enable();
+    });
+
+    after(async () => {
+      undici.disable();
+      await provider.shutdown();
+      await server.close();
+    });
+
+    afterEach(() => exporter.reset());
+
+    /** Runs `run` as tool `name` through the wrapper, under an agent span; returns the tool span. */
+    async function runTool(name: string, run: () => Promise<unknown>): Promise<ReadableSpan> {
+      const agent = tracer.startSpan('agent');
+      await context
+        .with(trace.setSpan(context.active(), agent), () => traceToolCall(tracer, {}, { name }, run))
+        .catch(() => undefined);
+      agent.end();
+      const found = exporter.getFinishedSpans().filter((s) => s.name === `execute_tool ${name}`);
+      expect(found).to.have.length(1);
+      return found[0]!;
+    }
+
+    it("a fetch that got 500, then `throw new Error('upstream failed')`: error.type 500, transient", async () => {
+      const span = await runTool('weather', () => failOnBadStatus(server, '/500'));
+      expect(errorOf(span)).to.deep.equal({
+        type: '500',
+        kind: 'transient',
+        retryable: true,
+        executed: true,
+        status: { code: SpanStatusCode.ERROR, message: 'upstream failed' },
+      });
+      // The wrapper's exception event still records what the tool threw.
+      expect(span.events.map((e) => e.attributes?.['exception.message'])).to.deep.equal(['upstream failed']);
+    });
+
+    it('404 under a generic error: permanent, not retryable', async () => {
+      const span = await runTool('lookup', () => failOnBadStatus(server, '/404'));
+      expect(errorOf(span)).to.include({ type: '404', kind: 'permanent', retryable: false });
+    });
+
+    it('429 with Retry-After: rate_limit; without: quota', async () => {
+      const limited = await runTool('limited', () => failOnBadStatus(server, '/429?retryAfter=2'));
+      expect(errorOf(limited)).to.include({ type: '429', kind: 'rate_limit', retryable: true });
+      const quota = await runTool('quota', () => failOnBadStatus(server, '/429'));
+      expect(errorOf(quota)).to.include({ type: '429', kind: 'quota', retryable: false });
+    });
+
+    it('counts a call made by a helper under the tool (tool -> helper span -> fetch)', async () => {
+      const span = await runTool('helper', () =>
+        tracer.startActiveSpan('load forecast', async (helper) => {
+          try {
+            return await failOnBadStatus(server, '/503');
+          } finally {
+            helper.end();
+          }
+        }),
+      );
+      expect(errorOf(span)).to.include({ type: '503', kind: 'transient' });
+    });
+
+    it("a nested tool's calls are its own: the outer tool keeps its mark", async () => {
+      const outer = await runTool('outer', async () => {
+        await traceToolCall(tracer, {}, { name: 'inner' }, () => failOnBadStatus(server, '/503')).catch(
+          () => undefined,
+        );
+        throw new Error('could not plan');
+      });
+      const inner = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool inner')!;
+      expect(errorOf(inner)).to.include({ type: '503', kind: 'transient' });
+      expect(errorOf(outer)).to.include({ type: 'Error', kind: 'internal' });
+    });
+
+    it('a returned error result after a 500: the 500, with a status text made from it', async () => {
+      const span = await runTool('returned', async () => {
+        const response = await get(server, '/500');
+        await response.text();
+        return { isError: true, content: [{ type: 'text', text: 'the service did not answer' }] };
+      });
+      expect(errorOf(span)).to.deep.equal({
+        type: '500',
+        kind: 'transient',
+        retryable: true,
+        executed: true,
+        status: { code: SpanStatusCode.ERROR, message: 'transient: 500' },
+      });
+    });
+
+    it('a stronger mark stays: a validation error thrown after a 500 is invalid_input', async () => {
+      const span = await runTool('parse', async () => {
+        await (await get(server, '/500')).text();
+        throw Object.assign(new Error('bad shape'), { name: 'ZodError' });
+      });
+      expect(errorOf(span)).to.include({ type: 'ZodError', kind: 'invalid_input', executed: false });
+    });
+
+    it('a stated type stays: ToolExecutionError after a 500', async () => {
+      const span = await runTool('stated', async () => {
+        await (await get(server, '/500')).text();
+        throw new ToolExecutionError('not allowed', { kind: 'not_permitted' });
+      });
+      expect(errorOf(span)).to.include({ kind: 'not_permitted' });
+    });
+
+    it('only the last call counts: a 503 retried with success leaves the generic error as it is', async () => {
+      const span = await runTool('retried', async () => {
+        await (await get(server, '/503')).text();
+        await (await get(server, '/ok')).text();
+        throw new Error('upstream failed');
+      });
+      expect(errorOf(span)).to.include({ type: 'Error', kind: 'internal' });
+    });
+  });
+}
