@@ -16,7 +16,8 @@ function server(handler) {
 
 function oneRun(env) {
   return new Promise((resolve) => {
-    const script = "require('@opentelemetry/api').trace.getTracer('t').startSpan('s').end(); console.log('last line')";
+    const script =
+      "require('@opentelemetry/api').trace.getTracer('t').startSpan('s').end(); console.log('last line')";
     const child = spawn(process.execPath, ['--require', 'otel-tool-errors/register', '-e', script], {
       cwd: appDir,
       env: { PATH: process.env.PATH, ...env },
@@ -25,12 +26,20 @@ function oneRun(env) {
     let stderr = '';
     child.stdout.on('data', () => (lastLineAt ??= performance.now()));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', () => resolve({ ms: performance.now() - lastLineAt, stderrLines: stderr.trim().split('\n').filter(Boolean).length }));
+    child.on('exit', () =>
+      resolve({
+        ms: performance.now() - lastLineAt,
+        stderrLines: stderr.trim().split('\n').filter(Boolean).length,
+      }),
+    );
   });
 }
 
 const sockets = new Set();
-const answering = (status, headers = {}) => (req, res) => req.resume().on('end', () => res.writeHead(status, headers).end());
+const answering =
+  (status, headers = {}) =>
+  (req, res) =>
+    req.resume().on('end', () => res.writeHead(status, headers).end());
 const servers = {
   ok: await server(answering(200, { 'content-type': 'application/x-protobuf' })),
   429: await server(answering(429, { 'retry-after': '1' })),
@@ -54,7 +63,9 @@ for (const [name, url] of cases) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await oneRun({ OTEL_EXPORTER_OTLP_ENDPOINT: url }));
   const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
-  console.log(`| ${name} | ${Math.round(ms[Math.floor(RUNS / 2)])} | ${Math.round(ms[RUNS - 1])} | ${runs[0].stderrLines} |`);
+  console.log(
+    `| ${name} | ${Math.round(ms[Math.floor(RUNS / 2)])} | ${Math.round(ms[RUNS - 1])} | ${runs[0].stderrLines} |`,
+  );
 }
 for (const socket of sockets) socket.destroy();
 for (const srv of Object.values(servers)) srv.close();
