@@ -5,6 +5,7 @@ import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-
 import { expect } from 'chai';
 import { instrumentationEnabled, readRegisterSettings } from '../../src/register/settings';
 import { exportingSpanProcessors } from '../../src/register/exporters';
+import { loadPackage } from '../../src/register/load';
 
 describe('register settings from the environment', () => {
   it('defaults: enabled, OTLP http/protobuf for traces and metrics with a short export timeout, no capture, everything on', () => {
@@ -46,6 +47,19 @@ describe('register settings from the environment', () => {
     const disabledOnly = readRegisterSettings({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' });
     expect(instrumentationEnabled(disabledOnly, 'undici')).to.equal(false);
     expect(instrumentationEnabled(disabledOnly, 'langchain')).to.equal(true);
+  });
+
+  it('OTEL_PROPAGATORS other than tracecontext and baggage is reported: only those two are registered', () => {
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'tracecontext,baggage' }).warnings).to.deep.equal([]);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'b3, tracecontext' }).warnings).to.deep.equal([
+      'OTEL_PROPAGATORS="b3" is not supported: the register propagates tracecontext and baggage',
+    ]);
+  });
+
+  it('a package the settings need but the app does not have: an error naming it and how to install it', () => {
+    expect(() => loadPackage('@opentelemetry/exporter-trace-otlp-nothing', 'OTLP traces over grpc')).to.throw(
+      'OTLP traces over grpc needs the package @opentelemetry/exporter-trace-otlp-nothing: npm install @opentelemetry/exporter-trace-otlp-nothing',
+    );
   });
 
   it('OTEL_LOGS_EXPORTER other than none is reported: the register exports no logs', () => {
