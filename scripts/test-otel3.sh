@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Runs the ToolErrorSpanProcessor compatibility tests on the OpenTelemetry JS 3.x line
-# (@opentelemetry/sdk-trace 3 with @opentelemetry/api 1.10) from test-compat/otel3.
-# That folder has its own node_modules because 3.x needs api 1.10, which the 2.x packages of the
-# main tree refuse. 3.x declares Node >= 22.15; on Node 20 it installs with an EBADENGINE warning
-# and runs.
+# The OpenTelemetry JS 3.x line (@opentelemetry/sdk-trace 3, instrumentation 0.301, api 1.10),
+# from test-compat/otel3, which has its own node_modules because 3.x needs api 1.10, which the 2.x
+# packages of the main tree refuse. On Node 24 (3.x declares Node >= 22.15), from the node matrix:
+# - test-compat/otel3/test: the processor and the enriching exporter on 3.x providers;
+# - .mocharc.whole-suite.json: the repository's processor, metrics, instrumentation and classifier
+#   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
+# The zero-code register is built on the 2.x SDK (sdk-trace-node) and is not run here.
 set -euo pipefail
-cd "$(dirname "$0")/../test-compat/otel3"
-npm ci --no-audit --no-fund --loglevel=error
-npx mocha
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+NODE_BIN="$(bash "$ROOT/scripts/node-matrix.sh" --bin 24)"
+cd "$ROOT/test-compat/otel3"
+npm install --no-audit --no-fund --loglevel=error
+PATH="$NODE_BIN:$PATH" node node_modules/mocha/bin/mocha.js
+PATH="$NODE_BIN:$PATH" node node_modules/mocha/bin/mocha.js --config .mocharc.whole-suite.json

@@ -1,8 +1,21 @@
 /**
  * `node --import otel-tool-errors/register app.mjs`: the ESM twin of `register.ts`. ESM imports
- * can only be patched through a loader hook, so it also registers import-in-the-middle's hook.
+ * can only be patched through a loader hook, so it also registers import-in-the-middle's hook:
+ * in-thread with `module.registerHooks` where Node's version runs it, else `module.register`
+ * (deprecated from Node 26, whose `registerHooks` is always used).
  */
-import { register } from 'node:module';
-import { startZeroCode } from './register/start';
+import * as nodeModule from 'node:module';
+import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
+import { registerWillStart, startZeroCode } from './register/start';
 
-startZeroCode({ beforeStart: () => register('@opentelemetry/instrumentation/hook.mjs', import.meta.url) });
+const syncHooks =
+  registerWillStart() && supportsSyncHooks()
+    ? await import('import-in-the-middle/register-hooks.mjs')
+    : undefined;
+
+startZeroCode({
+  beforeHooks: () =>
+    syncHooks
+      ? syncHooks.register()
+      : nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url),
+});

@@ -1,34 +1,60 @@
 import type { ToolInstrumentationConfig } from '../instrumentation/config';
 import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
 
-export type TracesExporterName = 'otlp' | 'console';
+export type ExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
+export type Signal = 'traces' | 'metrics';
 
-/** What the zero-code entry points read from the environment, beyond what NodeSDK reads itself. */
+/** A signal's exporters and, for `otlp`, its protocol and per-export timeout. */
+export interface SignalSettings {
+  readonly exporters: readonly ExporterName[];
+  readonly protocol: OtlpProtocol;
+  /** Bounds one export including its retries, so it also bounds how long the exit waits. */
+  readonly timeoutMillis: number;
+}
+
+/** What the zero-code entry points read from the environment. */
 export interface RegisterSettings {
   /** `OTEL_SDK_DISABLED=true`: start nothing. */
   readonly disabled: boolean;
-  /** `OTEL_TRACES_EXPORTER`: default `otlp`; `none` means spans are enriched and counted but not exported. */
-  readonly tracesExporters: readonly TracesExporterName[];
-  /** `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`; default `http/protobuf`. */
-  readonly tracesProtocol: OtlpProtocol;
+  /** `OTEL_TRACES_EXPORTER` (default `otlp`; `none`: spans are enriched and counted, not exported). */
+  readonly traces: SignalSettings;
+  /** `OTEL_METRICS_EXPORTER` (default `otlp`). */
+  readonly metrics: SignalSettings;
+  /** `OTEL_METRIC_EXPORT_INTERVAL`, default 60 s. */
+  readonly metricExportIntervalMillis: number;
+  /**
+   * The instrumentations `OTEL_NODE_ENABLED_INSTRUMENTATIONS` / `OTEL_NODE_DISABLED_INSTRUMENTATIONS`
+   * leave on: `http`, `undici` and the tool frameworks. `undefined` means every one.
+   */
+  readonly enabledInstrumentations: ReadonlySet<string> | undefined;
+  readonly disabledInstrumentations: ReadonlySet<string>;
   readonly instrumentation: Pick<
     ToolInstrumentationConfig,
     'captureArguments' | 'captureResults' | 'disabledFrameworks'
   >;
-  /** Problems found, to report once a diag logger exists (NodeSDK installs it from `OTEL_LOG_LEVEL`). */
+  /** `OTEL_LOG_LEVEL`, lower-cased; `none` silences our stderr lines too. */
+  readonly logLevel: string | undefined;
+  /** Settings that cannot be honoured, one line each for stderr. */
   readonly warnings: readonly string[];
   /**
    * Values of this package's own variables that mean nothing (`OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS=yes`),
-   * each naming the valid values; the register prints them on stderr whatever the log level.
+   * each naming the valid values; the register prints them on stderr like `warnings`.
    */
   readonly invalidValues: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const TRACES_EXPORTERS: readonly string[] = ['otlp', 'console'];
+const EXPORTERS: readonly string[] = ['otlp', 'console'];
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];
+/**
+ * The OTLP exporters' own default is 10 s with up to five retries, which holds a finished script
+ * open that long when the collector is down. Ours keeps the exit under a second; a larger
+ * `OTEL_EXPORTER_OTLP_TIMEOUT` restores the waiting and the retries.
+ */
+export const DEFAULT_EXPORT_TIMEOUT_MILLIS = 500;
+const DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS = 60_000;
 
 function isTrue(value: string | undefined): boolean {
   return value?.trim().toLowerCase() === 'true';
@@ -62,42 +88,97 @@ function list(value: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
-function tracesExporters(env: Env, warnings: string[]): TracesExporterName[] {
-  const names = [...new Set(list(env.OTEL_TRACES_EXPORTER))];
+function exporters(variable: string, env: Env, warnings: string[]): ExporterName[] {
+  const names = [...new Set(list(env[variable]))];
   if (names.length === 0) return ['otlp'];
-  const chosen: TracesExporterName[] = [];
+  const chosen: ExporterName[] = [];
   for (const name of names) {
     if (name === 'none') continue;
-    if (TRACES_EXPORTERS.includes(name)) chosen.push(name as TracesExporterName);
-    else warnings.push(`unsupported OTEL_TRACES_EXPORTER value "${name}"; use otlp, console or none`);
+    if (EXPORTERS.includes(name)) chosen.push(name as ExporterName);
+    else warnings.push(`${variable}="${name}" is not supported (use otlp, console or none); ignored`);
   }
   return chosen;
 }
 
-function tracesProtocol(env: Env, warnings: string[]): OtlpProtocol {
-  const value = (
-    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
-    env.OTEL_EXPORTER_OTLP_PROTOCOL ||
-    'http/protobuf'
-  ).trim();
+function protocol(signal: Signal, env: Env, warnings: string[]): OtlpProtocol {
+  const variable = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`;
+  const from = env[variable]?.trim() ? variable : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const value = env[from]?.trim() || 'http/protobuf';
   if (PROTOCOLS.includes(value)) return value as OtlpProtocol;
-  warnings.push(`unsupported OTLP protocol "${value}"; using http/protobuf`);
+  warnings.push(
+    `${from}="${value}" is not an OTLP protocol (http/protobuf, http/json, grpc); using http/protobuf`,
+  );
   return 'http/protobuf';
+}
+
+function millis(variable: string, env: Env, fallback: number, warnings: string[]): number {
+  const raw = env[variable]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (Number.isFinite(value) && value > 0) return value;
+  warnings.push(`${variable}="${raw}" is not a positive number of milliseconds; using ${fallback}`);
+  return fallback;
+}
+
+function signal(name: Signal, env: Env, warnings: string[]): SignalSettings {
+  const upper = name.toUpperCase();
+  const generalTimeout = millis('OTEL_EXPORTER_OTLP_TIMEOUT', env, DEFAULT_EXPORT_TIMEOUT_MILLIS, warnings);
+  return {
+    exporters: exporters(`OTEL_${upper}_EXPORTER`, env, warnings),
+    protocol: protocol(name, env, warnings),
+    timeoutMillis: millis(`OTEL_EXPORTER_OTLP_${upper}_TIMEOUT`, env, generalTimeout, warnings),
+  };
+}
+
+/** NodeTracerProvider registers W3C trace context and baggage; other propagators are not built. */
+function propagatorsWarning(env: Env): string[] {
+  const others = list(env.OTEL_PROPAGATORS).filter((name) => !['tracecontext', 'baggage'].includes(name));
+  return others.length === 0
+    ? []
+    : [
+        `OTEL_PROPAGATORS="${others.join(',')}" is not supported: the register propagates tracecontext and baggage`,
+      ];
+}
+
+function logsExporterWarning(env: Env): string[] {
+  const names = list(env.OTEL_LOGS_EXPORTER).filter((name) => name !== 'none');
+  return names.length === 0
+    ? []
+    : [
+        `OTEL_LOGS_EXPORTER="${names.join(',')}" is not supported: this register exports traces and metrics only`,
+      ];
 }
 
 export function readRegisterSettings(env: Env = process.env): RegisterSettings {
   const warnings: string[] = [];
   const invalidValues: string[] = [];
+  const enabled = list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS);
   return {
     disabled: isTrue(env.OTEL_SDK_DISABLED),
-    tracesExporters: tracesExporters(env, warnings),
-    tracesProtocol: tracesProtocol(env, warnings),
+    traces: signal('traces', env, warnings),
+    metrics: signal('metrics', env, warnings),
+    metricExportIntervalMillis: millis(
+      'OTEL_METRIC_EXPORT_INTERVAL',
+      env,
+      DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS,
+      warnings,
+    ),
+    enabledInstrumentations: enabled.length > 0 ? new Set(enabled) : undefined,
+    disabledInstrumentations: new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS)),
     instrumentation: {
       captureArguments: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS', invalidValues),
       captureResults: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', invalidValues),
       disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
     },
-    warnings,
+    logLevel: env.OTEL_LOG_LEVEL?.trim().toLowerCase() || undefined,
+    // A malformed OTEL_EXPORTER_OTLP_* value is read once per signal: report it once.
+    warnings: [...new Set([...warnings, ...logsExporterWarning(env), ...propagatorsWarning(env)])],
     invalidValues,
   };
+}
+
+/** True when `name` stays on under OTEL_NODE_ENABLED_INSTRUMENTATIONS / _DISABLED_INSTRUMENTATIONS. */
+export function instrumentationEnabled(settings: RegisterSettings, name: string): boolean {
+  if (settings.disabledInstrumentations.has(name)) return false;
+  return settings.enabledInstrumentations?.has(name) ?? true;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
+import { ESM_REQUIRE } from '../../tsup.config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -33,6 +34,7 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
     ...shared,
     entry: { 'register-esm': join(ROOT, 'src/register-esm.ts') },
     format: ['esm'],
+    banner: { js: ESM_REQUIRE },
     outExtension: () => ({ js: '.mjs' }),
   });
   await build({

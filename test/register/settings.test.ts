@@ -3,16 +3,22 @@ import { OTLPTraceExporter as OtlpGrpcExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { expect } from 'chai';
-import { readRegisterSettings } from '../../src/register/settings';
-import { exportingSpanProcessors } from '../../src/register/trace-exporters';
+import { instrumentationEnabled, readRegisterSettings } from '../../src/register/settings';
+import { exportingSpanProcessors } from '../../src/register/exporters';
+import { loadPackage } from '../../src/register/load';
 
 describe('register settings from the environment', () => {
-  it('defaults: enabled, one OTLP http/protobuf exporter, no capture, every framework on', () => {
+  it('defaults: enabled, OTLP http/protobuf for traces and metrics with a short export timeout, no capture, everything on', () => {
+    const otlp = { exporters: ['otlp'], protocol: 'http/protobuf', timeoutMillis: 500 };
     expect(readRegisterSettings({})).to.deep.equal({
       disabled: false,
-      tracesExporters: ['otlp'],
-      tracesProtocol: 'http/protobuf',
+      traces: otlp,
+      metrics: otlp,
+      metricExportIntervalMillis: 60_000,
+      enabledInstrumentations: undefined,
+      disabledInstrumentations: new Set(),
       instrumentation: { captureArguments: false, captureResults: false, disabledFrameworks: [] },
+      logLevel: undefined,
       warnings: [],
       invalidValues: [],
     });
@@ -35,6 +41,52 @@ describe('register settings from the environment', () => {
     }
   });
 
+  it('OTEL_EXPORTER_OTLP_TIMEOUT sets how long an export (and the exit) may wait; the per-signal one wins', () => {
+    const settings = readRegisterSettings({
+      OTEL_EXPORTER_OTLP_TIMEOUT: '10000',
+      OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: '2000',
+    });
+    expect([settings.traces.timeoutMillis, settings.metrics.timeoutMillis]).to.deep.equal([10_000, 2_000]);
+    const malformed = readRegisterSettings({ OTEL_EXPORTER_OTLP_TIMEOUT: 'soon' });
+    expect(malformed.traces.timeoutMillis).to.equal(500);
+    expect(malformed.warnings).to.deep.equal([
+      'OTEL_EXPORTER_OTLP_TIMEOUT="soon" is not a positive number of milliseconds; using 500',
+    ]);
+  });
+
+  it('OTEL_NODE_ENABLED_INSTRUMENTATIONS / _DISABLED_INSTRUMENTATIONS: comma lists, as auto-instrumentations-node reads them', () => {
+    const settings = readRegisterSettings({
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http, mcp',
+      OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'mcp',
+    });
+    expect(instrumentationEnabled(settings, 'http')).to.equal(true);
+    expect(instrumentationEnabled(settings, 'undici')).to.equal(false);
+    expect(instrumentationEnabled(settings, 'mcp')).to.equal(false);
+    const disabledOnly = readRegisterSettings({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' });
+    expect(instrumentationEnabled(disabledOnly, 'undici')).to.equal(false);
+    expect(instrumentationEnabled(disabledOnly, 'langchain')).to.equal(true);
+  });
+
+  it('OTEL_PROPAGATORS other than tracecontext and baggage is reported: only those two are registered', () => {
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'tracecontext,baggage' }).warnings).to.deep.equal([]);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'b3, tracecontext' }).warnings).to.deep.equal([
+      'OTEL_PROPAGATORS="b3" is not supported: the register propagates tracecontext and baggage',
+    ]);
+  });
+
+  it('a package the settings need but the app does not have: an error naming it and how to install it', () => {
+    expect(() => loadPackage('@opentelemetry/exporter-trace-otlp-nothing', 'OTLP traces over grpc')).to.throw(
+      'OTLP traces over grpc needs the package @opentelemetry/exporter-trace-otlp-nothing: npm install @opentelemetry/exporter-trace-otlp-nothing',
+    );
+  });
+
+  it('OTEL_LOGS_EXPORTER other than none is reported: the register exports no logs', () => {
+    expect(readRegisterSettings({ OTEL_LOGS_EXPORTER: 'otlp' }).warnings).to.deep.equal([
+      'OTEL_LOGS_EXPORTER="otlp" is not supported: this register exports traces and metrics only',
+    ]);
+    expect(readRegisterSettings({ OTEL_LOGS_EXPORTER: 'none' }).warnings).to.deep.equal([]);
+  });
+
   it('OTEL_SDK_DISABLED accepts true in any case, and nothing else', () => {
     expect(readRegisterSettings({ OTEL_SDK_DISABLED: ' TRUE ' }).disabled).to.equal(true);
     expect(readRegisterSettings({ OTEL_SDK_DISABLED: '1' }).disabled).to.equal(false);
@@ -43,10 +95,11 @@ describe('register settings from the environment', () => {
 
   it('OTEL_TRACES_EXPORTER: a comma list, deduplicated; none alone means no exporter', () => {
     expect(
-      readRegisterSettings({ OTEL_TRACES_EXPORTER: 'console, otlp,console' }).tracesExporters,
+      readRegisterSettings({ OTEL_TRACES_EXPORTER: 'console, otlp,console' }).traces.exporters,
     ).to.deep.equal(['console', 'otlp']);
-    expect(readRegisterSettings({ OTEL_TRACES_EXPORTER: 'none' }).tracesExporters).to.deep.equal([]);
-    expect(readRegisterSettings({ OTEL_TRACES_EXPORTER: '' }).tracesExporters).to.deep.equal(['otlp']);
+    expect(readRegisterSettings({ OTEL_TRACES_EXPORTER: 'none' }).traces.exporters).to.deep.equal([]);
+    expect(readRegisterSettings({ OTEL_TRACES_EXPORTER: '' }).traces.exporters).to.deep.equal(['otlp']);
+    expect(readRegisterSettings({ OTEL_METRICS_EXPORTER: 'none' }).metrics.exporters).to.deep.equal([]);
   });
 
   it('reports an unsupported exporter or protocol as a warning rather than failing', () => {
@@ -54,11 +107,12 @@ describe('register settings from the environment', () => {
       OTEL_TRACES_EXPORTER: 'zipkin,otlp',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'carrier-pigeon',
     });
-    expect(settings.tracesExporters).to.deep.equal(['otlp']);
-    expect(settings.tracesProtocol).to.equal('http/protobuf');
+    expect(settings.traces.exporters).to.deep.equal(['otlp']);
+    expect(settings.traces.protocol).to.equal('http/protobuf');
+    // The general protocol is read for both signals and reported once.
     expect(settings.warnings).to.deep.equal([
-      'unsupported OTEL_TRACES_EXPORTER value "zipkin"; use otlp, console or none',
-      'unsupported OTLP protocol "carrier-pigeon"; using http/protobuf',
+      'OTEL_TRACES_EXPORTER="zipkin" is not supported (use otlp, console or none); ignored',
+      'OTEL_EXPORTER_OTLP_PROTOCOL="carrier-pigeon" is not an OTLP protocol (http/protobuf, http/json, grpc); using http/protobuf',
     ]);
   });
 
@@ -67,9 +121,9 @@ describe('register settings from the environment', () => {
       readRegisterSettings({
         OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      }).tracesProtocol,
+      }).traces.protocol,
     ).to.equal('http/json');
-    expect(readRegisterSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).tracesProtocol).to.equal('grpc');
+    expect(readRegisterSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).traces.protocol).to.equal('grpc');
   });
 
   it('reads our variables: capture switches and the frameworks to leave alone', () => {

@@ -16,7 +16,7 @@ import { traceToolCall } from '../tool-call-wrapper';
  * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
  * exports (kept per module, so unpatching restores the originals on that same copy).
  */
-const SUPPORTED = ['>=5.0.0 <7'];
+const SUPPORTED = ['>=6.0.326 <6.1.0'];
 const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;

@@ -11,7 +11,7 @@ import { traceToolCall } from '../tool-call-wrapper';
  * (and `ToolInputParsingException` before the tool runs), so the span sees the original error even
  * when LangGraph's `ToolNode` later turns it into a `ToolMessage { status: 'error' }`.
  */
-const SUPPORTED = ['>=0.3.0 <2'];
+const SUPPORTED = ['>=1.4.0 <1.5.0'];
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type ToolsModule = { StructuredTool?: { prototype: Record<string, AnyFunction> } };

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `npm run bench:install`: installs the packed package into an empty app, as a user would, and
+# measures it side by side with `node -e 0` and @opentelemetry/auto-instrumentations-node:
+# packages and MB installed, copies of each @opentelemetry/* package, start time and files loaded
+# (hyperfine, whole process), and the time from a script's last line to its exit per collector state.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+WORK="$ROOT/.cache/bench-install"
+AUTO_VERSION=0.81.2
+rm -rf "$WORK/app" "$WORK"/*.tgz && mkdir -p "$WORK/app" "$WORK/auto"
+
+cd "$ROOT" && npm run build --silent >/dev/null && npm pack --silent --pack-destination "$WORK" >/dev/null
+cd "$WORK/app" && echo '{"name":"app","version":"1.0.0","private":true}' >package.json
+npm install --silent --no-audit --no-fund "$WORK"/otel-tool-errors-*.tgz
+cd "$WORK/auto" && [ -f package.json ] || echo '{"name":"auto","version":"1.0.0","private":true}' >package.json
+npm install --silent --no-audit --no-fund "@opentelemetry/auto-instrumentations-node@$AUTO_VERSION" @opentelemetry/api@1.9
+
+footprint() { # dir
+  local packages copies
+  packages=$(find "$1/node_modules" -name package.json -not -path '*/test/*' -exec grep -l '"version"' {} + |
+    xargs -n1 dirname | grep -c '/node_modules/[^/]*$\|/node_modules/@[^/]*/[^/]*$' || true)
+  copies=$(find "$1/node_modules" -type d -path '*/node_modules/@opentelemetry/*' -prune | sed 's#.*/##' | sort | uniq -c | sort -rn | head -1)
+  echo "| $2 | $packages | $(du -sm "$1/node_modules" | cut -f1) | $copies |"
+}
+echo '## Install'
+echo '| app | packages | MB | most copies of one @opentelemetry/* package |'
+echo '|---|---:|---:|---|'
+footprint "$WORK/app" 'otel-tool-errors (packed tarball, empty app)'
+footprint "$WORK/auto" "@opentelemetry/auto-instrumentations-node@$AUTO_VERSION"
+
+COUNT="$WORK/count-files.cjs"
+echo "process.on('exit', () => process.stderr.write('files=' + Object.keys(require.cache).length + '\n'));" >"$COUNT"
+OURS='--require otel-tool-errors/register'
+AUTO="--require $WORK/auto/node_modules/@opentelemetry/auto-instrumentations-node/build/src/register.js"
+NONE='OTEL_TRACES_EXPORTER=none OTEL_METRICS_EXPORTER=none OTEL_LOGS_EXPORTER=none'
+echo; echo '## Files loaded (CommonJS modules in require.cache at exit)'
+cd "$WORK/app"
+for run in "node -e 0" "node $OURS -e 0" "env OTEL_SDK_DISABLED=true node $OURS -e 0" "env $NONE node $OURS -e 0" "env $NONE node $AUTO -e 0"; do
+  files=$(${run/node /node --require $COUNT } 2>&1 >/dev/null | grep -o 'files=[0-9]*' | cut -d= -f2)
+  echo "| \`${run//$WORK/.}\` | $files |"
+done
+
+echo; echo '## Start and exit, whole process (hyperfine), no collector listening'
+hyperfine -N --warmup 3 --runs "${RUNS:-20}" --export-markdown "$WORK/start.md" \
+  "node -e 0" \
+  "node $OURS -e 0" \
+  "env OTEL_SDK_DISABLED=true node $OURS -e 0" \
+  "env $NONE node $OURS -e 0" \
+  "env $NONE node $AUTO -e 0" \
+  "node $AUTO -e 0" >/dev/null
+sed "s#$WORK#.#g" "$WORK/start.md"
+
+echo; echo '## From the last line to the exit, one span and the default exporters'
+node "$ROOT/bench/install/exit-after-last-line.mjs" "$WORK/app"

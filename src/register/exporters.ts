@@ -1,0 +1,82 @@
+import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { otlpDestination, reportingFailures } from './delivery';
+import { loadPackage } from './load';
+import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
+import { warnUser } from './stderr';
+
+type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
+type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+
+/** The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). */
+const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, string>> = {
+  traces: {
+    'http/protobuf': '@opentelemetry/exporter-trace-otlp-proto',
+    'http/json': '@opentelemetry/exporter-trace-otlp-http',
+    grpc: '@opentelemetry/exporter-trace-otlp-grpc',
+  },
+  metrics: {
+    'http/protobuf': '@opentelemetry/exporter-metrics-otlp-proto',
+    'http/json': '@opentelemetry/exporter-metrics-otlp-http',
+    grpc: '@opentelemetry/exporter-metrics-otlp-grpc',
+  },
+};
+
+/** An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*. */
+function otlpExporter<E extends SpanExporter | PushMetricExporter>(
+  signal: Signal,
+  settings: SignalSettings,
+): E {
+  const name = OTLP_PACKAGES[signal][settings.protocol];
+  const exported = loadPackage<Record<string, new (config: object) => E>>(
+    name,
+    `OTLP ${signal} over ${settings.protocol}`,
+  );
+  const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
+  const exporter = new Exporter({ timeoutMillis: settings.timeoutMillis });
+  return reportingFailures(exporter, signal, otlpDestination(signal, settings.protocol));
+}
+
+/** Builds one exporter per name; one that cannot be built is reported and left out. */
+function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: ExporterName) => T): T[] {
+  const built: T[] = [];
+  for (const name of names) {
+    try {
+      built.push(build(name));
+    } catch (err) {
+      warnUser(`${signal} exporter "${name}" not started: ${(err as Error).message}`);
+    }
+  }
+  return built;
+}
+
+/**
+ * The exporting span processors NodeSDK would build from `OTEL_TRACES_EXPORTER`: console spans
+ * go out one by one, OTLP in batches (the batch processor reads OTEL_BSP_*).
+ */
+export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
+  const sdk = loadPackage<SdkTrace>('@opentelemetry/sdk-trace-node', 'the register');
+  return each('traces', settings.traces.exporters, (name) =>
+    name === 'console'
+      ? new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter())
+      : new sdk.BatchSpanProcessor(otlpExporter<SpanExporter>('traces', settings.traces)),
+  );
+}
+
+/** The periodic metric readers for `OTEL_METRICS_EXPORTER`, every OTEL_METRIC_EXPORT_INTERVAL. */
+export function metricReaders(settings: RegisterSettings): MetricReader[] {
+  const sdk = loadPackage<SdkMetrics>('@opentelemetry/sdk-metrics', 'the register');
+  const interval = settings.metricExportIntervalMillis;
+  return each('metrics', settings.metrics.exporters, (name) => {
+    const exporter =
+      name === 'console'
+        ? new sdk.ConsoleMetricExporter()
+        : otlpExporter<PushMetricExporter>('metrics', settings.metrics);
+    // The reader's timer is unref'd: it never keeps the process alive; shutdown exports the rest.
+    return new sdk.PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: interval,
+      exportTimeoutMillis: Math.min(interval, Math.max(settings.metrics.timeoutMillis, 1)),
+    });
+  });
+}

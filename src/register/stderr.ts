@@ -1,0 +1,8 @@
+/**
+ * The register's one channel to the user: a line on stderr, prefixed with the package's name.
+ * `OTEL_LOG_LEVEL=none` silences it, as it silences the SDK's own diagnostics.
+ */
+export function warnUser(message: string): void {
+  if (process.env.OTEL_LOG_LEVEL?.trim().toLowerCase() === 'none') return;
+  process.stderr.write(`otel-tool-errors/register: ${message}\n`);
+}

@@ -1,0 +1,159 @@
+import { DiagConsoleLogger, DiagLogLevel, diag, metrics, type TracerProvider } from '@opentelemetry/api';
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { MeterProvider } from '@opentelemetry/sdk-metrics';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
+import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
+import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
+import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
+import { exportingSpanProcessors, metricReaders } from './exporters';
+import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
+import { loadPackage } from './load';
+import { instrumentationEnabled, type RegisterSettings } from './settings';
+import { warnUser } from './stderr';
+
+type Resources = typeof import('@opentelemetry/resources');
+type SdkTraceNode = typeof import('@opentelemetry/sdk-trace-node');
+type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+type InstrumentationPackage = typeof import('@opentelemetry/instrumentation');
+type HttpPackage = typeof import('@opentelemetry/instrumentation-http');
+type UndiciPackage = typeof import('@opentelemetry/instrumentation-undici');
+
+/** The HTTP client instrumentations, by the names auto-instrumentations-node gives them. */
+const HTTP_CLIENTS = ['http', 'undici'] as const;
+
+export interface Telemetry {
+  readonly tracerProvider: NodeTracerProvider;
+  readonly meterProvider: MeterProvider | undefined;
+}
+
+/** `OTEL_LOG_LEVEL` turns on the SDK's diagnostics on the console, as NodeSDK does. */
+function setDiagLogger(settings: RegisterSettings): void {
+  const level = settings.logLevel?.toUpperCase() as keyof typeof DiagLogLevel | undefined;
+  if (!level || level === 'NONE') return;
+  if (DiagLogLevel[level] === undefined) {
+    warnUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
+    return;
+  }
+  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
+}
+
+/** NodeSDK's resource: the SDK defaults, then host, process and OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES. */
+function resource() {
+  const resources = loadPackage<Resources>('@opentelemetry/resources', 'the register');
+  return resources.defaultResource().merge(
+    resources.detectResources({
+      detectors: [resources.hostDetector, resources.processDetector, resources.envDetector],
+    }),
+  );
+}
+
+/** Framework names turned off by OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS or OTEL_NODE_*_INSTRUMENTATIONS. */
+function disabledFrameworks(settings: RegisterSettings): string[] {
+  const named = settings.instrumentation.disabledFrameworks ?? [];
+  const unknown = named.filter((name) => !TOOL_FRAMEWORK_NAMES.includes(name));
+  if (unknown.length > 0) {
+    warnUser(
+      `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknown
+        .map((name) => JSON.stringify(name))
+        .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
+    );
+  }
+  return TOOL_FRAMEWORK_NAMES.filter(
+    (name) => named.includes(name) || !instrumentationEnabled(settings, name),
+  );
+}
+
+/** Names in OTEL_NODE_ENABLED/DISABLED_INSTRUMENTATIONS that this register does not run. */
+function reportUnknownInstrumentationNames(settings: RegisterSettings): void {
+  const known: readonly string[] = [...HTTP_CLIENTS, ...TOOL_FRAMEWORK_NAMES];
+  for (const [variable, names] of [
+    ['OTEL_NODE_ENABLED_INSTRUMENTATIONS', settings.enabledInstrumentations ?? new Set<string>()],
+    ['OTEL_NODE_DISABLED_INSTRUMENTATIONS', settings.disabledInstrumentations],
+  ] as const) {
+    const unknown = [...names].filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      warnUser(
+        `${variable} names ${unknown.join(', ')}, which this register does not run; known: ${known.join(', ')}`,
+      );
+    }
+  }
+}
+
+/**
+ * The tool instrumentation and the HTTP client instrumentations whose child spans give the
+ * processor its HTTP evidence. Constructing them enables their module hooks.
+ */
+function instrumentations(settings: RegisterSettings): Instrumentation[] {
+  reportUnknownInstrumentationNames(settings);
+  const list: Instrumentation[] = [];
+  const disabled = disabledFrameworks(settings);
+  if (disabled.length < TOOL_FRAMEWORK_NAMES.length) {
+    list.push(new ToolInstrumentation({ ...settings.instrumentation, disabledFrameworks: disabled }));
+  }
+  if (instrumentationEnabled(settings, 'http')) {
+    const { HttpInstrumentation } = loadPackage<HttpPackage>(
+      '@opentelemetry/instrumentation-http',
+      'the register',
+    );
+    list.push(new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG));
+  }
+  if (instrumentationEnabled(settings, 'undici')) {
+    const { UndiciInstrumentation } = loadPackage<UndiciPackage>(
+      '@opentelemetry/instrumentation-undici',
+      'the register',
+    );
+    list.push(new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG));
+  }
+  return list;
+}
+
+/** A MeterProvider set as the global one, or none when every metrics exporter is off. */
+function startMetrics(
+  settings: RegisterSettings,
+  attributes: ReturnType<typeof resource>,
+): MeterProvider | undefined {
+  const readers = metricReaders(settings);
+  if (readers.length === 0) return undefined;
+  const { MeterProvider } = loadPackage<SdkMetrics>('@opentelemetry/sdk-metrics', 'the register');
+  const meterProvider = new MeterProvider({ resource: attributes, readers });
+  metrics.setGlobalMeterProvider(meterProvider);
+  return meterProvider;
+}
+
+/**
+ * Starts tracing and metrics the way NodeSDK would from the same `OTEL_*` variables, with the
+ * tool-error processor and tool metrics in front of the exporting processors, and loading only
+ * the packages the settings need. `beforeHooks` runs once the instrumentations registered their
+ * module hooks and before they are handed the providers.
+ */
+export function startTelemetry(settings: RegisterSettings, beforeHooks?: () => void): Telemetry {
+  setDiagLogger(settings);
+  for (const warning of [...settings.warnings, ...settings.invalidValues]) warnUser(warning);
+  const attributes = resource();
+  const meterProvider = startMetrics(settings, attributes);
+  const { NodeTracerProvider } = loadPackage<SdkTraceNode>('@opentelemetry/sdk-trace-node', 'the register');
+  const tracerProvider = new NodeTracerProvider({
+    resource: attributes,
+    spanProcessors: [
+      // Secrets out of every span's URLs; the tool's arguments out of the calls it makes.
+      new RedactingSpanProcessor({ captureArguments: settings.instrumentation.captureArguments }),
+      new ToolErrorSpanProcessor(),
+      new ToolMetricsSpanProcessor(),
+      ...exportingSpanProcessors(settings),
+    ],
+  });
+  const enabled = instrumentations(settings);
+  beforeHooks?.();
+  tracerProvider.register();
+  const { registerInstrumentations } = loadPackage<InstrumentationPackage>(
+    '@opentelemetry/instrumentation',
+    'the register',
+  );
+  registerInstrumentations({
+    instrumentations: enabled,
+    tracerProvider: tracerProvider as TracerProvider,
+    meterProvider,
+  });
+  return { tracerProvider, meterProvider };
+}
