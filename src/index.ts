@@ -11,6 +11,7 @@ export * from './metrics';
 export * from './processor';
 export { ToolInstrumentation, TOOL_FRAMEWORK_NAMES } from './instrumentation/tool-instrumentation';
 export type { ToolInstrumentationConfig } from './instrumentation/config';
+export { loaderHookInclude } from './instrumentation/loader-hook-include';
 export { instrumentTool, type InstrumentToolOptions } from './instrumentation/instrument-tool';
 export {
   recordToolError,

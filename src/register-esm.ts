@@ -14,8 +14,10 @@ const syncHooks =
     : undefined;
 
 startZeroCode({
-  beforeHooks: () =>
+  beforeHooks: (include) =>
     syncHooks
-      ? syncHooks.register()
-      : nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url),
+      ? syncHooks.register({ include })
+      : nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
+          data: { include },
+        }),
 });

@@ -19,7 +19,7 @@ export interface StartOptions {
    * Runs once the instrumentations are constructed and before they are enabled, only if the SDK
    * starts (the ESM entry registers its loader hooks here).
    */
-  beforeHooks?: () => void;
+  beforeHooks?: (hookedModules: (string | RegExp)[]) => void;
 }
 
 /** False for OTEL_SDK_DISABLED=true: the ESM entry then skips its loader hooks too. */

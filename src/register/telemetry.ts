@@ -3,6 +3,7 @@ import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
+import { loaderHookInclude } from '../instrumentation/loader-hook-include';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
@@ -127,7 +128,10 @@ function startMetrics(
  * the packages the settings need. `beforeHooks` runs once the instrumentations registered their
  * module hooks and before they are handed the providers.
  */
-export function startTelemetry(settings: RegisterSettings, beforeHooks?: () => void): Telemetry {
+export function startTelemetry(
+  settings: RegisterSettings,
+  beforeHooks?: (modules: (string | RegExp)[]) => void,
+): Telemetry {
   setDiagLogger(settings);
   for (const warning of [...settings.warnings, ...settings.invalidValues]) warnUser(warning);
   const attributes = resource();
@@ -144,7 +148,7 @@ export function startTelemetry(settings: RegisterSettings, beforeHooks?: () => v
     ],
   });
   const enabled = instrumentations(settings);
-  beforeHooks?.();
+  beforeHooks?.(loaderHookInclude(enabled));
   tracerProvider.register();
   const { registerInstrumentations } = loadPackage<InstrumentationPackage>(
     '@opentelemetry/instrumentation',
