@@ -13,7 +13,7 @@ import { llamaindexAdapter } from './adapters/llamaindex';
 import { mastraAdapter } from './adapters/mastra';
 import { mcpAdapter } from './adapters/mcp';
 import { openaiAgentsAdapter } from './adapters/openai-agents';
-import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from './capture-env';
 import {
   checkCaptureOptions,
   describeValue,

@@ -1,5 +1,5 @@
 import type { ToolInstrumentationConfig } from '../instrumentation/config';
-import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../semconv';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../instrumentation/capture-env';
 
 export type ExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';

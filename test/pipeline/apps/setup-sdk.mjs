@@ -10,8 +10,10 @@ import * as undici from '@opentelemetry/instrumentation-undici';
 import * as toolErrors from 'otel-tool-errors';
 import sdkOptionsModule from './sdk-options.cjs';
 
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+const options = sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors });
+const include = toolErrors.loaderHookInclude(options.instrumentations);
+register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
 
-const sdk = new NodeSDK(sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors }));
+const sdk = new NodeSDK(options);
 sdk.start();
 process.once('beforeExit', () => sdk.shutdown());
