@@ -125,8 +125,8 @@ export class ChildHttpFailures {
 
   private offer(parentSpanId: string, outcome: Outcome): void {
     const known = this.byParent.get(parentSpanId);
-    // A success matters only as the call after a failure.
-    if (known === undefined ? outcome.failure === undefined : known.order > outcome.order) return;
+    // A success counts too: it may be the last call, after a failure still to be carried up.
+    if (known !== undefined && known.order > outcome.order) return;
     if (known === undefined && this.byParent.size >= this.cap) {
       // A Map iterates in insertion order: the first key is the oldest.
       this.byParent.delete(this.byParent.keys().next().value as string);

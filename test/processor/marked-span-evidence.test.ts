@@ -179,6 +179,20 @@ for (const pipeline of PIPELINES) {
       expect(errorOf(span)).to.include({ kind: 'not_permitted' });
     });
 
+    it("the last call to end counts, wherever it was made: a helper's 503, then a direct success", async () => {
+      const span = await runTool('mixed', async () => {
+        const helper = tracer.startSpan('load forecast');
+        await context.with(trace.setSpan(context.active(), helper), async () => {
+          await (await get(server, '/503')).text();
+        });
+        // The helper is still open when the tool's own call succeeds.
+        await (await get(server, '/ok')).text();
+        helper.end();
+        throw new Error('upstream failed');
+      });
+      expect(errorOf(span)).to.include({ type: 'Error', kind: 'internal' });
+    });
+
     it('only the last call counts: a 503 retried with success leaves the generic error as it is', async () => {
       const span = await runTool('retried', async () => {
         await (await get(server, '/503')).text();
