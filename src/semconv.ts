@@ -30,7 +30,6 @@ export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 /** Histogram in seconds; semantic-conventions-genai gen-ai-metrics.md (no constant in 1.45.0). */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration';
 
-
 // Model Context Protocol (semantic-conventions-genai `mcp.md`, registry `mcp`, `jsonrpc`, `rpc`).
 export const ATTR_MCP_METHOD_NAME = 'mcp.method.name';
 export const MCP_METHOD_NAME_VALUE_TOOLS_CALL = 'tools/call';

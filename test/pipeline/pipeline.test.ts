@@ -111,22 +111,22 @@ describe('the whole pipeline: every framework under every set-up, exported over 
     removeApp?.();
   });
 
-  /** The cell's one tool span carries the table's answer; the run's output is in every message. */
-  function expectCell(framework: Framework, mode: Mode, shape: ShapeName) {
+  /** The spans of a cell's tool call, and the context every failure message shows. */
+  function cellSpans(framework: Framework, mode: Mode, shape: ShapeName) {
     const all = receiver.spans();
     const service = runKey(framework, mode.id);
     const spans = all.filter((s) => s.serviceName === service && s.attributes['gen_ai.tool.name'] === shape);
     const children = all.filter((child) => spans.some((s) => s.spanId === child.parentSpanId));
     const context = `${JSON.stringify({ spans, children }, null, 1)}\n${describeRun(runs.get(service))}`;
-    expect(spans, `one tool span for the call\n${context}`).to.have.length(1);
-    const [span] = spans as [ReceivedSpan];
-    const errorAttributes = Object.fromEntries(ERROR_ATTRIBUTES.map((key) => [key, span.attributes[key]]));
-    const { expected } = SHAPES[shape];
+    return { spans, context };
+  }
+
+  /** A span's error attributes and status against what it should carry (`undefined`: no error). */
+  function expectAnswer(span: ReceivedSpan, expected: object | undefined, context: string) {
     if (expected) {
-      expect({ ...errorAttributes, status: span.statusCode }, context).to.deep.equal({
-        ...expected,
-        status: 2,
-      });
+      const keys = Object.keys(expected);
+      const actual = Object.fromEntries(keys.map((key) => [key, span.attributes[key]]));
+      expect({ ...actual, status: span.statusCode }, context).to.deep.equal({ ...expected, status: 2 });
     } else {
       expect(
         ERROR_ATTRIBUTES.filter((key) => key in span.attributes),
@@ -134,6 +134,40 @@ describe('the whole pipeline: every framework under every set-up, exported over 
       ).to.deep.equal([]);
       expect(span.statusCode, context).to.not.equal(2);
     }
+  }
+
+  /** The cell's one tool span carries the table's answer; the run's output is in every message. */
+  function expectCell(framework: Framework, mode: Mode, shape: ShapeName) {
+    if (framework === 'mcp') return expectMcpCell(mode, shape);
+    const { spans, context } = cellSpans(framework, mode, shape);
+    expect(spans, `one tool span for the call\n${context}`).to.have.length(1);
+    expectAnswer(spans[0]!, SHAPES[shape].expected, context);
+  }
+
+  /**
+   * MCP calls follow the MCP conventions: a CLIENT and a SERVER `tools/call` span in one trace, and
+   * `error.type` `tool_error` on a failed call, the table's finer answer in `tool.error_detail_type`.
+   * The server span, which sees the tool's own failure, carries the table's kind and flags; the
+   * client sees only the `isError` result's text.
+   */
+  function expectMcpCell(mode: Mode, shape: ShapeName) {
+    const { spans, context } = cellSpans('mcp', mode, shape);
+    const client = spans.filter((s) => s.kind === 3);
+    const server = spans.filter((s) => s.kind === 2);
+    expect(
+      [client.length, server.length, spans.length],
+      `one CLIENT and one SERVER span\n${context}`,
+    ).to.deep.equal([1, 1, 2]);
+    expect(server[0]!.parentSpanId, `the server span is the client span's child\n${context}`).to.equal(
+      client[0]!.spanId,
+    );
+    const { expected } = SHAPES[shape];
+    const detail =
+      expected && expected['error.type'] !== 'tool_error'
+        ? { 'tool.error_detail_type': expected['error.type'] }
+        : {};
+    expectAnswer(server[0]!, expected && { ...expected, 'error.type': 'tool_error', ...detail }, context);
+    expectAnswer(client[0]!, expected && { 'error.type': 'tool_error' }, context);
   }
 
   for (const framework of FRAMEWORKS) {

@@ -16,9 +16,11 @@ import { runNode, type NodeRun } from '../helpers/run-node';
 
 const ROOT = join(__dirname, '..', '..');
 const APP = join(__dirname, 'fixtures', 'upstream-tools.mjs');
-const HOOK_LINE = "register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });";
+const HOOK_LINE =
+  "register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });";
 /** The recipe's hook registration: in-thread where Node supports it, else `module.register`. */
-const HOOK_BLOCK = /const include = [^\n]*\nconst hooks = await import\('import-in-the-middle\/register-hooks\.mjs'\);\n.*\n.*\n/;
+const HOOK_BLOCK =
+  /const include = [^\n]*\nconst hooks = await import\('import-in-the-middle\/register-hooks\.mjs'\);\n.*\n.*\n/;
 const WARNING = /this app runs as ESM and no import-in-the-middle loader hook is active/g;
 
 /** The README's `otel.mjs` block. */
