@@ -11,16 +11,25 @@ export function loaderHookInclude(instrumentations: readonly object[]): (string 
   const patterns: (string | RegExp)[] = [];
   for (const instrumentation of instrumentations) {
     const definitions =
-      (instrumentation as { getModuleDefinitions?: () => { name: string }[] }).getModuleDefinitions?.() ?? [];
-    for (const { name } of definitions) patterns.push(...patternsFor(name));
+      (instrumentation as { getModuleDefinitions?: () => ModuleDefinition[] }).getModuleDefinitions?.() ?? [];
+    for (const definition of definitions) patterns.push(...patternsFor(definition));
   }
   return patterns;
 }
 
-function patternsFor(name: string): (string | RegExp)[] {
+interface ModuleDefinition {
+  name: string;
+  files?: { name: string }[];
+}
+
+/**
+ * The module's entry by its bare specifier (a built-in such as `http`, a package's main), and each
+ * file an instrumentation patches inside it; never the rest of the package, whose other files may
+ * not survive wrapping (import cycles).
+ */
+function patternsFor({ name, files = [] }: ModuleDefinition): (string | RegExp)[] {
   if (isAbsolute(name)) return [new RegExp(`^${escape(pathToFileURL(name).href)}$`)];
-  // The bare specifier (a built-in such as `http`, a package's entry) and any file of the package.
-  return [name, new RegExp(`/node_modules/${escape(name)}/`)];
+  return [name, ...files.map((file) => new RegExp(`/node_modules/${escape(file.name)}$`))];
 }
 
 function escape(text: string): string {
