@@ -1,7 +1,7 @@
 // The README's NodeSDK set-up for an ESM app (its otel.mjs): `node --import ./setup-sdk.mjs app.mjs`.
 // The loader hook is registered here, before the app's own imports run, so that
 // import-in-the-middle can patch the frameworks' ESM builds.
-import { register } from 'node:module';
+import * as nodeModule from 'node:module';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import * as sdkTraceBase from '@opentelemetry/sdk-trace-base';
 import * as otlp from '@opentelemetry/exporter-trace-otlp-http';
@@ -12,7 +12,10 @@ import sdkOptionsModule from './sdk-options.cjs';
 
 const options = sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors });
 const include = toolErrors.loaderHookInclude(options.instrumentations);
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
+// In-thread where Node supports it (module.register is deprecated from Node 26), as the README does.
+const hooks = await import('import-in-the-middle/register-hooks.mjs');
+if (hooks.supportsSyncHooks()) hooks.register({ include });
+else nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
 
 const sdk = new NodeSDK(options);
 sdk.start();
