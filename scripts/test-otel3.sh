@@ -5,7 +5,8 @@
 # - test-compat/otel3/test: the processor and the enriching exporter on 3.x providers;
 # - .mocharc.whole-suite.json: the repository's processor, metrics, instrumentation and classifier
 #   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
-# The zero-code register is built on the 2.x SDK (sdk-trace-node) and is not run here.
+# The zero-code register is built on the 2.x SDK (sdk-trace-node) and is not run here; nor is
+# test/instrumentation/mcp.test.ts yet: on 3.x its trace-context cases find no server span (open).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NODE_BIN="$(bash "$ROOT/scripts/node-matrix.sh" --bin 24)"
