@@ -9,7 +9,7 @@ WORK="$ROOT/.cache/bench-install"
 AUTO_VERSION=0.81.2
 rm -rf "$WORK/app" "$WORK"/*.tgz && mkdir -p "$WORK/app" "$WORK/auto"
 
-cd "$ROOT" && npm run build --silent >/dev/null && npm pack --silent --pack-destination "$WORK" >/dev/null
+cd "$ROOT" && npm pack --silent --pack-destination "$WORK" >/dev/null
 cd "$WORK/app" && echo '{"name":"app","version":"1.0.0","private":true}' >package.json
 npm install --silent --no-audit --no-fund "$WORK"/otel-tool-errors-*.tgz
 cd "$WORK/auto" && [ -f package.json ] || echo '{"name":"auto","version":"1.0.0","private":true}' >package.json
