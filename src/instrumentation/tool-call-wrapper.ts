@@ -76,8 +76,8 @@ export interface ToolCallOptions {
    * hand): watch it like a promise. Other thenables that are not native promises are left alone.
    */
   eagerThenable?: boolean;
-  /** The span's name and kind when one is started; default `execute_tool {name}`, INTERNAL. */
-  spanName?: string;
+  /** The operation that names a span when one is started (`{operation} {name}`, capped) and its kind; default `execute_tool`, INTERNAL. */
+  spanOperation?: string;
   spanKind?: SpanKind;
   /**
    * Always start a new span under this context (a remote parent extracted from a request), never
@@ -243,7 +243,7 @@ function startToolCall(
       return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
-      options.spanName ?? toolSpanName(info.name),
+      toolSpanName(info.name, options.spanOperation),
       { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );
@@ -274,7 +274,7 @@ function startUnder(
       ? [{ context: ambientSpan }]
       : [];
   const span = tracer.startSpan(
-    options.spanName ?? `execute_tool ${info.name}`,
+    toolSpanName(info.name, options.spanOperation),
     { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config), links },
     parent,
   );

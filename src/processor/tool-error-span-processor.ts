@@ -75,13 +75,14 @@ export class ToolErrorSpanProcessor {
       const hidden = argumentsHiddenOn(span);
       // Marked by the wrapper: the mark stands unless a failed HTTP call under the span is
       // stronger evidence; then only a status message set since may need scrubbing.
-      const failure = isMarkedFailure(span)
+      const marked = isMarkedFailure(span);
+      const failure = marked
         ? httpChildOverMark(span, httpChild)
         : readToolSpanFailure(span, family, httpChild);
       if (failure !== undefined) {
         const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
         markSpanFailed(errorStatusWriter(span), failure.classification, message, failure.fixedErrorType);
-      } else if (isMarkedFailure(span)) {
+      } else if (marked) {
         const message = hideValues(markedFailureMessage(span), hidden);
         span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(message) });
       }

@@ -177,7 +177,7 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
       },
       () => original.apply(this, args),
       {
-        spanName: `${MCP_METHOD_NAME_VALUE_TOOLS_CALL} ${name}`,
+        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
         spanKind: SpanKind.CLIENT,
         errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
         onError: (span, err) => writeJsonRpcCode(span, err, true),
@@ -269,7 +269,7 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
       { name, type: 'function', args: read(params, 'arguments'), attributes },
       () => handler.apply(this, args),
       {
-        spanName: `${MCP_METHOD_NAME_VALUE_TOOLS_CALL} ${name}`,
+        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
         spanKind: SpanKind.SERVER,
         parent: isObjectLike(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT,
         errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
