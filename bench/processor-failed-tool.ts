@@ -5,8 +5,8 @@ import {
   BasicTracerProvider,
 } from '@opentelemetry/sdk-trace-base';
 import { readToolSpanFailure } from '../src/processor/span-evidence';
-import { lastException } from '../src/processor/span-shape';
-import { recognizeToolSpan } from '../src/processor/tool-span-recognition';
+import { lastException } from '../src/tool-span/span-shape';
+import { recognizeToolSpan } from '../src/tool-span/recognition';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,

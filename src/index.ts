@@ -6,7 +6,7 @@ export {
   type ToolExecutionErrorOptions,
 } from './errors';
 export * as semconv from './semconv';
-export { scrubMessage, redactForCapture } from './redact';
+export { scrubMessage, redactForCapture } from './redact/text';
 export * from './metrics';
 export * from './processor';
 export { ToolInstrumentation, TOOL_FRAMEWORK_NAMES } from './instrumentation/tool-instrumentation';
@@ -17,4 +17,4 @@ export {
   recordToolError,
   type ToolCallInfo,
   type ToolCallOutcome,
-} from './instrumentation/tool-call-wrapper';
+} from './instrumentation/tool-call/trace-tool-call';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../src/redact';
+import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../src/redact/text';
 
 describe('redactText', () => {
   it('keeps line breaks, and removes the secrets scrubMessage removes', () => {

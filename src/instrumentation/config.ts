@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import { version } from '../../package.json';
-import type { ToolCallInfo, ToolCallOutcome } from './tool-call-wrapper';
+import type { ToolCallInfo, ToolCallOutcome } from './tool-call/trace-tool-call';
 
 /** The instrumentation scope of every span this package starts. */
 export const INSTRUMENTATION_NAME = 'otel-tool-errors';

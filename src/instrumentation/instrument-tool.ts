@@ -5,7 +5,7 @@ import {
   INSTRUMENTATION_VERSION,
   type ToolInstrumentationConfig,
 } from './config';
-import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call-wrapper';
+import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call/trace-tool-call';
 
 export interface InstrumentToolOptions
   extends

@@ -12,13 +12,13 @@ import {
 import { boundErrorType } from '../classify/error-type';
 import { isToolErrorKind } from '../classify/kinds';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../instrumentation/config';
-import type { ReadableSpanLike } from '../processor/span-shape';
+import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
   missingToolName,
   recognizeToolSpan,
   type ToolSpanMatcher,
-} from '../processor/tool-span-recognition';
+} from '../tool-span/recognition';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_NAME,

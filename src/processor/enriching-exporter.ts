@@ -1,18 +1,18 @@
 import { diag, type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
-import { argumentsHiddenOn } from '../hidden-arguments';
-import { hideValues } from '../redact';
+import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
+import { hideValues } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { isMarkedFailure, markSpanFailed } from '../tool-span/marked-failure';
-import { redactExceptionEvents, type EventLike } from './exception-events';
+import { redactExceptionEvents, type EventLike } from '../redact/exception-events';
 import { ChildHttpFailures } from './http-child-evidence';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
-import type { ReadableSpanLike } from './span-shape';
+import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
   missingToolName,
   recognizeToolSpan,
   type ToolSpanMatcher,
-} from './tool-span-recognition';
+} from '../tool-span/recognition';
 
 /** The `SpanExporter` contract, structurally: any SDK line's exporters fit. */
 export interface SpanExporterLike<S extends ReadableSpanLike = ReadableSpanLike> {

@@ -10,7 +10,7 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_STATUS_CODE_OLD,
 } from '../semconv';
-import { lastException, parentSpanIdOf, type ReadableSpanLike } from './span-shape';
+import { lastException, parentSpanIdOf, type ReadableSpanLike } from '../tool-span/span-shape';
 
 /** How many spans are followed at once; past it the oldest is dropped. */
 export const MAX_TRACKED_PARENT_SPANS = 10_000;

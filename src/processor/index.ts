@@ -5,4 +5,4 @@ export {
   type SpanExporterLike,
 } from './enriching-exporter';
 export { RedactingSpanProcessor, type RedactingSpanProcessorOptions } from './redacting-span-processor';
-export type { ReadableSpanLike } from './span-shape';
+export type { ReadableSpanLike } from '../tool-span/span-shape';

@@ -1,6 +1,6 @@
 import type { SpanContext } from '@opentelemetry/api';
 import { MAX_TRACKED_PARENT_SPANS, readHttpOutcome, type HttpFailure } from './http-child-evidence';
-import type { ReadableSpanLike } from './span-shape';
+import type { ReadableSpanLike } from '../tool-span/span-shape';
 
 /**
  * For `ToolErrorSpanProcessor`: the tool spans open now, and for each the outcome of the last HTTP

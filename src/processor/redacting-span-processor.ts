@@ -1,9 +1,9 @@
 import { diag, trace, type Attributes, type Context, type SpanStatusCode } from '@opentelemetry/api';
-import { argumentTextsToHide } from '../instrumentation/tool-call-wrapper';
-import { hideValues, scrubMessage } from '../redact';
-import { redactPath, redactQuery, redactUrl, type UrlRedaction } from '../redact-url';
-import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
-import { recognizeToolSpan } from './tool-span-recognition';
+import { argumentTextsToHide } from '../instrumentation/tool-call/trace-tool-call';
+import { hideValues, scrubMessage } from '../redact/text';
+import { redactPath, redactQuery, redactUrl, type UrlRedaction } from '../redact/url';
+import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
+import { recognizeToolSpan } from '../tool-span/recognition';
 
 export interface RedactingSpanProcessorOptions {
   /**

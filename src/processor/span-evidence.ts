@@ -28,8 +28,8 @@ import {
 } from '../semconv';
 import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
-import { lastException, type ReadableSpanLike } from './span-shape';
-import type { ToolSpanFamily } from './tool-span-recognition';
+import { lastException, type ReadableSpanLike } from '../tool-span/span-shape';
+import type { ToolSpanFamily } from '../tool-span/recognition';
 
 /** A failed tool span's classification and the text for its status description (scrubbed later). */
 export interface ToolSpanFailure {

@@ -1,19 +1,19 @@
 import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
-import { argumentsHiddenOn } from '../hidden-arguments';
-import { hideValues, scrubMessage } from '../redact';
+import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
+import { hideValues, scrubMessage } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { INSTRUMENTATION_NAME } from '../instrumentation/config';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
-import { redactExceptionEvents, type EventLike } from './exception-events';
+import { redactExceptionEvents, type EventLike } from '../redact/exception-events';
 import { OpenToolSpans } from './open-tool-spans';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
-import type { EndingSpanLike, ReadableSpanLike } from './span-shape';
+import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
   missingToolName,
   recognizeToolSpan,
   type ToolSpanMatcher,
-} from './tool-span-recognition';
+} from '../tool-span/recognition';
 
 export interface ToolErrorSpanProcessorOptions {
   /**

@@ -2,8 +2,8 @@ import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { ToolErrorClassification } from '../classify/classification';
 import type { ClassificationEvidence } from '../classify/evidence';
 import { isToolErrorKind } from '../classify/kinds';
-import { lastException, type ReadableSpanLike } from '../processor/span-shape';
-import { scrubMessage } from '../redact';
+import { lastException, type ReadableSpanLike } from './span-shape';
+import { scrubMessage } from '../redact/text';
 import {
   ATTR_ERROR_TYPE,
   ATTR_MASTRA_SPAN_TYPE,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { classifyToolError, EVIDENCE_ORDER, isStrongerEvidence } from '../../src/classify';
-import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 /** The README's evidence table, as `EVIDENCE_ORDER` renders it. */

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import got from 'got';
 import { classifyToolError, classifyToolResult } from '../../src/classify';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 

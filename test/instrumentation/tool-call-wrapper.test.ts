@@ -3,7 +3,7 @@ import { SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolExecutionError } from '../../src/errors';
-import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 

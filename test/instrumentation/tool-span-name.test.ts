@@ -3,7 +3,7 @@ import {
   _resetToolSpanNames,
   MAX_TOOL_SPAN_NAMES,
   toolSpanName,
-} from '../../src/instrumentation/tool-span-name';
+} from '../../src/tool-span/span-name';
 
 describe('tool span names: one cap for every operation', () => {
   afterEach(() => _resetToolSpanNames());

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 type Mode = 'returns' | 'throws' | 'resolves' | 'rejects';

@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor, ToolExecutionError } from '../../src';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { RETRY_AFTER_HEADERS } from '../../src/semconv';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { ensureContextManager } from '../helpers/tracing';

@@ -6,7 +6,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 /**

@@ -8,8 +8,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { expect } from 'chai';
 import { DEFAULT_MAX_ERROR_TYPES, resetErrorTypes, setMaxErrorTypes } from '../../src/classify';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
-import { _resetToolSpanNames, MAX_TOOL_SPAN_NAMES } from '../../src/instrumentation/tool-span-name';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
+import { _resetToolSpanNames, MAX_TOOL_SPAN_NAMES } from '../../src/tool-span/span-name';
 import { ToolCallSummary, ToolMetricsSpanProcessor } from '../../src/metrics';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';

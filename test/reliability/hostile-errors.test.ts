@@ -4,7 +4,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { TOOL_ERROR_KINDS } from '../../src/classify';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { ToolMetricsSpanProcessor, ToolCallSummary } from '../../src/metrics';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';

@@ -15,7 +15,7 @@ import {
 } from '../../src/classify';
 import { ToolExecutionError } from '../../src/errors';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { refusedPort } from '../helpers/flaky-server';
 import { ensureContextManager } from '../helpers/tracing';

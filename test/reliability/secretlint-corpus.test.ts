@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { redactForCapture, redactText, scrubMessage } from '../../src/redact';
-import { redactUrl } from '../../src/redact-url';
+import { redactForCapture, redactText, scrubMessage } from '../../src/redact/text';
+import { redactUrl } from '../../src/redact/url';
 import {
   findSecrets,
   KEYED_SECRETS,

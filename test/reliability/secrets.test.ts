@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { redactForCapture, scrubMessage } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { ensureContextManager } from '../helpers/tracing';
 import { heavy } from './heavy';

@@ -3,7 +3,7 @@ import { SpanStatusCode, context, trace, type Context, type Tracer } from '@open
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
-import { traceToolCall } from '../../src/instrumentation/tool-call-wrapper';
+import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { ToolErrorSpanProcessor } from '../../src/processor';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { heavy } from './heavy';

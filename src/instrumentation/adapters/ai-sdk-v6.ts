@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceToolCall } from '../tool-call-wrapper';
+import { traceToolCall } from '../tool-call/trace-tool-call';
 
 /**
  * Vercel AI SDK v6 (`ai` 5.x and 6.x). A tool does not know its name (it is the key in `tools`), so

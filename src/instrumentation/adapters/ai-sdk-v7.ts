@@ -1,4 +1,4 @@
-import { traceToolCall } from '../tool-call-wrapper';
+import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
 import { traceRejectedCalls } from './ai-sdk-v6';
 

@@ -2,8 +2,8 @@ import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentat
 import { classifyToolError, classifyToolResult } from '../../classify';
 import { ToolExecutionError } from '../../errors';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { noteFailures, noteOwnMethodFailures } from '../note-failures';
-import { traceToolCall } from '../tool-call-wrapper';
+import { noteFailures, noteOwnMethodFailures } from './note-failures';
+import { traceToolCall } from '../tool-call/trace-tool-call';
 
 /**
  * `@google/adk` `FunctionTool`. ADK runs `runAsync` inside its own active `execute_tool {name}` span

@@ -3,7 +3,7 @@ import {
   InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceToolCall } from '../tool-call-wrapper';
+import { traceToolCall } from '../tool-call/trace-tool-call';
 
 /**
  * `@langchain/core` tools: `StructuredTool.prototype.call`, which `invoke`, `tool()`,

@@ -1,7 +1,7 @@
 import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { noteOwnMethodFailures } from '../note-failures';
-import { traceToolCall } from '../tool-call-wrapper';
+import { noteOwnMethodFailures } from './note-failures';
+import { traceToolCall } from '../tool-call/trace-tool-call';
 
 /**
  * `@llamaindex/workflow` agents (`agent()`, `multiAgent()`, `AgentWorkflow`).

@@ -15,7 +15,7 @@ import {
   InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+import { recordToolError, traceToolCall } from '../tool-call/trace-tool-call';
 import { isObjectLike, read, readString } from '../../classify/safe';
 import {
   ATTR_GEN_AI_TOOL_DESCRIPTION,

@@ -6,7 +6,7 @@ import {
 } from '@opentelemetry/instrumentation';
 import { classifyToolError, classifyToolResult } from '../../classify';
 import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { recordToolError, traceToolCall } from '../tool-call-wrapper';
+import { recordToolError, traceToolCall } from '../tool-call/trace-tool-call';
 
 /**
  * `@openai/agents-core` (and `@openai/agents`, which re-exports it). `tool()` returns a plain object

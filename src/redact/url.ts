@@ -1,4 +1,4 @@
-import { decodePercent, hideValues, isSecretKey, replaceSecrets } from './redact';
+import { decodePercent, hideValues, isSecretKey, replaceSecrets } from './text';
 
 /**
  * Redacts URLs as the HTTP semantic conventions ask for `url.full` and `url.query`: credentials in

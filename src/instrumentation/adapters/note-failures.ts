@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import { types } from 'node:util';
-import { recordToolError } from './tool-call-wrapper';
+import { recordToolError } from '../tool-call/trace-tool-call';
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 

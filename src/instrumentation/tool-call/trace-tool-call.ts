@@ -16,15 +16,15 @@ import {
   classifyToolResult,
   isStrongerEvidence,
   type ToolErrorClassification,
-} from '../classify';
-import { makeClassification } from '../classify/classification';
+} from '../../classify';
+import { makeClassification } from '../../classify/classification';
 import {
   argumentTexts,
   MAX_EXCEPTION_TEXT_LENGTH,
   redactForCapture,
   redactStack,
   redactText,
-} from '../redact';
+} from '../../redact/text';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
@@ -35,13 +35,13 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   ERROR_TYPE_VALUE_OTHER,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-} from '../semconv';
-import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../processor/tool-span-recognition';
-import type { ReadableSpanLike } from '../processor/span-shape';
-import { isObjectLike, read, readString } from '../classify/safe';
-import { hideArgumentsOn } from '../hidden-arguments';
-import { markSpanFailed } from '../tool-span/marked-failure';
-import type { ToolInstrumentationConfig } from './config';
+} from '../../semconv';
+import { recognizeToolSpan, missingToolName, type ToolSpanFamily } from '../../tool-span/recognition';
+import type { ReadableSpanLike } from '../../tool-span/span-shape';
+import { isObjectLike, read, readString } from '../../classify/safe';
+import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
+import { markSpanFailed } from '../../tool-span/marked-failure';
+import type { ToolInstrumentationConfig } from '../config';
 import {
   eagerThenable,
   isPlainPromise,
@@ -51,8 +51,8 @@ import {
   watchStream,
   watchWebStream,
   type ResultObserver,
-} from './result-watch';
-import { toolSpanName } from './tool-span-name';
+} from './promise-watch';
+import { toolSpanName } from '../../tool-span/span-name';
 
 export interface ToolCallInfo {
   name: string;

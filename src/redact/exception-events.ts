@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
-import { MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../redact';
+import { MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from './text';
 import { ATTR_EXCEPTION_MESSAGE } from '../semconv';
-import type { ReadableSpanLike } from './span-shape';
+import type { ReadableSpanLike } from '../tool-span/span-shape';
 
 const ATTR_EXCEPTION_STACKTRACE = 'exception.stacktrace';
 

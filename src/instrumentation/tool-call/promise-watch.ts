@@ -1,7 +1,7 @@
 import { inspect, types } from 'node:util';
 import { promiseHooks } from 'node:v8';
 import { diag } from '@opentelemetry/api';
-import { isObjectLike, read } from '../classify/safe';
+import { isObjectLike, read } from '../../classify/safe';
 
 /**
  * Watching what a tool returns without changing it: a promise is observed only once its caller
