@@ -6,15 +6,18 @@ export {
   type ToolExecutionErrorOptions,
 } from './errors';
 export * as semconv from './semconv';
-export { scrubMessage, redactForCapture } from './redact/text';
+export { scrubMessage } from './redact/text';
+export { redactForCapture } from './redact/capture';
 export * from './metrics';
 export * from './processor';
-export { ToolInstrumentation, TOOL_FRAMEWORK_NAMES } from './instrumentation/tool-instrumentation';
-export type { ToolInstrumentationConfig } from './instrumentation/config';
+export { ToolInstrumentation } from './instrumentation/tool-instrumentation';
+export { TOOL_FRAMEWORK_NAMES } from './instrumentation/adapters';
+export type {
+  ToolInstrumentationConfig,
+  InstrumentToolOptions,
+  ToolCallInfo,
+  ToolCallOutcome,
+} from './instrumentation/types';
 export { loaderHookInclude } from './instrumentation/loader-hook-include';
-export { instrumentTool, type InstrumentToolOptions } from './instrumentation/instrument-tool';
-export {
-  recordToolError,
-  type ToolCallInfo,
-  type ToolCallOutcome,
-} from './instrumentation/tool-call/trace-tool-call';
+export { instrumentTool } from './instrumentation/instrument-tool';
+export { recordToolError } from './instrumentation/tool-call/trace-tool-call';

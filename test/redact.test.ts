@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { argumentTexts, MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../src/redact/text';
+import { argumentTexts } from '../src/redact/capture';
+import { MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from '../src/redact/text';
 
 describe('redactText', () => {
   it('keeps line breaks, and removes the secrets scrubMessage removes', () => {

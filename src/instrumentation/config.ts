@@ -1,31 +1,7 @@
-import type { Span } from '@opentelemetry/api';
-import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
-import { version } from '../../package.json';
-import type { ToolCallInfo, ToolCallOutcome } from './tool-call/trace-tool-call';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from './capture-env';
+import type { ToolInstrumentationConfig } from './types';
 
-/** The instrumentation scope of every span this package starts. */
-export const INSTRUMENTATION_NAME = 'otel-tool-errors';
-export const INSTRUMENTATION_VERSION: string = version;
-
-export interface ToolInstrumentationConfig extends InstrumentationConfig {
-  /**
-   * Record the tool's arguments as `gen_ai.tool.call.arguments` (redacted, truncated). Off by
-   * default: arguments are sensitive.
-   */
-  captureArguments?: boolean;
-  /** Record the tool's result as `gen_ai.tool.call.result` (redacted, truncated). Off by default. */
-  captureResults?: boolean;
-  /**
-   * Called once per tool call while the span is still open, to add attributes of your own.
-   * Errors it throws are reported through `diag` and otherwise ignored.
-   */
-  attributesHook?: (span: Span, info: ToolCallInfo, outcome: ToolCallOutcome) => void;
-  /**
-   * Frameworks to leave unpatched, by adapter name (`mcp`, `langchain`, `ai-sdk-v6`, `ai-sdk-v7`, …).
-   * Read when the instrumentation is constructed.
-   */
-  disabledFrameworks?: readonly string[];
-}
+/** Checks of the options users give, each failing with a TypeError that names the option. */
 
 /**
  * Rejects option values that would not mean what they seem to: `captureArguments: 'false'` is a
@@ -52,4 +28,45 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : typeof value;
+}
+
+export function checkConfig(
+  config: ToolInstrumentationConfig,
+  knownFrameworks: readonly string[],
+): ToolInstrumentationConfig {
+  if (typeof config !== 'object' || config === null) {
+    throw new TypeError(`ToolInstrumentation: config must be an object, got ${describeValue(config)}`);
+  }
+  checkCaptureOptions(config, 'ToolInstrumentation');
+  const disabled: unknown = config.disabledFrameworks;
+  if (
+    disabled !== undefined &&
+    (!Array.isArray(disabled) || disabled.some((name) => typeof name !== 'string'))
+  ) {
+    throw new TypeError(
+      `ToolInstrumentation: disabledFrameworks must be an array of framework names, such as ['mcp'], got ${describeValue(disabled)}`,
+    );
+  }
+  for (const name of config.disabledFrameworks ?? []) {
+    if (!knownFrameworks.includes(name)) {
+      throw new TypeError(
+        `ToolInstrumentation: unknown framework ${JSON.stringify(name)} in disabledFrameworks; known: ${knownFrameworks.join(', ')}`,
+      );
+    }
+  }
+  return config;
+}
+
+/**
+ * `captureArguments` and `captureResults` left unset follow the GenAI conventions' switch,
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`; set, they win.
+ */
+export function withCaptureDefaults(config: ToolInstrumentationConfig): ToolInstrumentationConfig {
+  if (config.captureArguments !== undefined && config.captureResults !== undefined) return config;
+  const captureContent = process.env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]?.trim().toLowerCase() === 'true';
+  return {
+    ...config,
+    captureArguments: config.captureArguments ?? captureContent,
+    captureResults: config.captureResults ?? captureContent,
+  };
 }

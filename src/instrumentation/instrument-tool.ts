@@ -1,19 +1,9 @@
-import { trace, type TracerProvider } from '@opentelemetry/api';
-import {
-  checkCaptureOptions,
-  INSTRUMENTATION_NAME,
-  INSTRUMENTATION_VERSION,
-  type ToolInstrumentationConfig,
-} from './config';
-import { traceFunctionCall, type ToolCallInfo, type ToolCallOptions } from './tool-call/trace-tool-call';
-
-export interface InstrumentToolOptions
-  extends
-    Pick<ToolInstrumentationConfig, 'captureArguments' | 'captureResults' | 'attributesHook'>,
-    Pick<ToolCallOptions, 'classifyResult'> {
-  /** Defaults to the global tracer provider (including one registered after this call). */
-  tracerProvider?: TracerProvider;
-}
+import { trace } from '@opentelemetry/api';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
+import { checkCaptureOptions } from './config';
+import type { InstrumentToolOptions, ToolCallInfo } from './types';
+import type { ToolCallOptions } from './tool-call/tool-call';
+import { traceFunctionCall } from './tool-call/trace-tool-call';
 
 type ToolFunction = (...args: any[]) => unknown;
 

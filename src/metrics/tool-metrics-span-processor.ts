@@ -11,7 +11,7 @@ import {
 } from '@opentelemetry/api';
 import { boundErrorType } from '../classify/error-type';
 import { isToolErrorKind } from '../classify/kinds';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../instrumentation/config';
+import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,

@@ -3,7 +3,7 @@ import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { hideValues } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { isMarkedFailure, markSpanFailed } from '../tool-span/marked-failure';
-import { redactExceptionEvents, type EventLike } from '../redact/exception-events';
+import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { ChildHttpFailures } from './http-child-evidence';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { ReadableSpanLike } from '../tool-span/span-shape';

@@ -1,5 +1,5 @@
 import { diag, trace, type Attributes, type Context, type SpanStatusCode } from '@opentelemetry/api';
-import { argumentTextsToHide } from '../instrumentation/tool-call/trace-tool-call';
+import { argumentTextsToHide } from '../tool-span/active-tool-call';
 import { hideValues, scrubMessage } from '../redact/text';
 import { redactPath, redactQuery, redactUrl, type UrlRedaction } from '../redact/url';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';

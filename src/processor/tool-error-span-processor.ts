@@ -2,9 +2,9 @@ import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { hideValues, scrubMessage } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import { INSTRUMENTATION_NAME } from '../instrumentation/config';
+import { INSTRUMENTATION_NAME } from '../tool-span/scope';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
-import { redactExceptionEvents, type EventLike } from '../redact/exception-events';
+import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
 import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';

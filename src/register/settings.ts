@@ -1,4 +1,4 @@
-import type { ToolInstrumentationConfig } from '../instrumentation/config';
+import type { ToolInstrumentationConfig } from '../instrumentation/types';
 import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../instrumentation/capture-env';
 
 export type ExporterName = 'otlp' | 'console';

@@ -2,7 +2,8 @@ import { DiagConsoleLogger, DiagLogLevel, diag, metrics, type TracerProvider } f
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { TOOL_FRAMEWORK_NAMES, ToolInstrumentation } from '../instrumentation/tool-instrumentation';
+import { TOOL_FRAMEWORK_NAMES } from '../instrumentation/adapters';
+import { ToolInstrumentation } from '../instrumentation/tool-instrumentation';
 import { loaderHookInclude } from '../instrumentation/loader-hook-include';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
-import type { ToolInstrumentationConfig } from '../../src/instrumentation/config';
-import { instrumentTool, type InstrumentToolOptions } from '../../src/instrumentation/instrument-tool';
+import type { InstrumentToolOptions, ToolInstrumentationConfig } from '../../src/instrumentation/types';
+import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { redactForCapture, redactText, scrubMessage } from '../../src/redact/text';
+import { redactForCapture } from '../../src/redact/capture';
+import { redactText, scrubMessage } from '../../src/redact/text';
 import { redactUrl } from '../../src/redact/url';
 import {
   findSecrets,

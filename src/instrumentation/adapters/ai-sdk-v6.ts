@@ -1,7 +1,6 @@
 import { types } from 'node:util';
-import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceToolCall } from '../tool-call/trace-tool-call';
+import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
+import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 
 /**
  * Vercel AI SDK v6 (`ai` 5.x and 6.x). A tool does not know its name (it is the key in `tools`), so
@@ -19,21 +18,11 @@ import { traceToolCall } from '../tool-call/trace-tool-call';
 const SUPPORTED = ['>=6.0.326 <6.1.0'];
 const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type AiModule = Record<string, unknown> & { ToolLoopAgent?: { prototype: Record<string, AnyFunction> } };
 
 interface AiTool {
   execute?: AnyFunction;
   description?: unknown;
-}
-
-interface ToolCallPart {
-  type?: unknown;
-  toolName?: unknown;
-  toolCallId?: unknown;
-  input?: unknown;
-  invalid?: unknown;
-  error?: unknown;
 }
 
 export const aiSdkV6Adapter: FrameworkAdapter = {
@@ -72,7 +61,7 @@ export const aiSdkV6Adapter: FrameworkAdapter = {
       for (const name of WRAPPED_FUNCTIONS) ctx.unwrap(target, name);
       if (target.ToolLoopAgent) ctx.unwrap(target.ToolLoopAgent.prototype, 'prepareCall');
     };
-    return { modules: [new InstrumentationNodeModuleDefinition('ai', SUPPORTED, patch, unpatch)] };
+    return { modules: [ctx.patchPackage('ai', SUPPORTED, { patch, unpatch })] };
   },
 };
 
@@ -119,46 +108,10 @@ function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
     execute(this: unknown, ...args: unknown[]) {
       if (!ctx.isEnabled()) return execute.apply(tool, args);
       const [input, options] = args as [unknown, { toolCallId?: unknown } | undefined];
-      const callId = options?.toolCallId;
-      return traceToolCall(
-        ctx.tracer,
-        ctx.config,
-        {
-          name,
-          callId: typeof callId === 'string' ? callId : undefined,
-          description: typeof tool.description === 'string' ? tool.description : undefined,
-          type: 'function',
-          args: input,
-        },
+      return ctx.traceToolCall(
+        { name, callId: options?.toolCallId, description: tool.description, type: 'function', args: input },
         () => execute.apply(tool, args),
       );
     },
   };
-}
-
-/** One failed span per tool call the SDK rejected before `execute` (unknown tool, invalid input). */
-export function traceRejectedCalls(ctx: AdapterContext, step: unknown): void {
-  if (!ctx.isEnabled()) return;
-  try {
-    const content = (step as { content?: unknown } | undefined)?.content;
-    if (!Array.isArray(content)) return;
-    for (const part of content as ToolCallPart[]) {
-      if (part?.type !== 'tool-call' || part.invalid !== true || typeof part.toolName !== 'string') continue;
-      const info = {
-        name: part.toolName,
-        callId: typeof part.toolCallId === 'string' ? part.toolCallId : undefined,
-        type: 'function' as const,
-        args: part.input,
-      };
-      try {
-        traceToolCall(ctx.tracer, ctx.config, info, () => {
-          throw part.error;
-        });
-      } catch {
-        // The rethrown SDK error: it was already handled by the SDK, the span is all we wanted.
-      }
-    }
-  } catch {
-    // A step shape we do not know: nothing to record.
-  }
 }

@@ -1,6 +1,5 @@
-import { traceToolCall } from '../tool-call/trace-tool-call';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceRejectedCalls } from './ai-sdk-v6';
+import type { AdapterContext, FrameworkAdapter } from './adapter';
+import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 
 /**
  * Vercel AI SDK v7 (ESM-only). No patching: the adapter is a telemetry integration, the same kind
@@ -74,12 +73,10 @@ function executeTool(ctx: AdapterContext, pending: Map<string, PendingOutcome>, 
   const outcome = new PendingOutcome();
   pending.set(key, outcome);
   let run: Promise<unknown> | undefined;
-  traceToolCall(
-    ctx.tracer,
-    ctx.config,
+  ctx.traceToolCall(
     {
       name: toolCall.toolName,
-      callId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+      callId: event.toolCallId,
       type: toolCall.providerExecuted ? 'extension' : 'function',
       args: toolCall.input,
     },

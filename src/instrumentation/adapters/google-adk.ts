@@ -1,9 +1,7 @@
-import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { classifyToolError, classifyToolResult } from '../../classify';
 import { ToolExecutionError } from '../../errors';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { noteFailures, noteOwnMethodFailures } from './note-failures';
-import { traceToolCall } from '../tool-call/trace-tool-call';
+import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
+import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
 
 /**
  * `@google/adk` `FunctionTool`. ADK runs `runAsync` inside its own active `execute_tool {name}` span
@@ -16,7 +14,6 @@ import { traceToolCall } from '../tool-call/trace-tool-call';
  */
 const SUPPORTED = ['>=2.0.0 <2.1.0'];
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type AdkModule = { FunctionTool?: { prototype: Record<string, AnyFunction> } };
 
 interface FunctionToolLike {
@@ -46,8 +43,8 @@ export const googleAdkAdapter: FrameworkAdapter = {
       const proto = exports?.FunctionTool?.prototype;
       if (typeof proto?.runAsync === 'function')
         ctx.wrap(proto, 'runAsync', (original) => wrapRunAsync(ctx, original));
-      if (typeof proto?.validateArgs === 'function') ctx.wrap(proto, 'validateArgs', noteFailures);
-      return exports;
+      if (typeof proto?.validateArgs === 'function')
+        ctx.wrap(proto, 'validateArgs', (original) => noteFailures(original));
     };
     const unpatch = (exports: AdkModule) => {
       const proto = exports?.FunctionTool?.prototype;
@@ -56,7 +53,7 @@ export const googleAdkAdapter: FrameworkAdapter = {
       ctx.unwrap(proto, 'validateArgs');
     };
     // The CJS and ESM builds are separate classes; the package root exports each.
-    return { modules: [new InstrumentationNodeModuleDefinition('@google/adk', SUPPORTED, patch, unpatch)] };
+    return { modules: [ctx.patchPackage('@google/adk', SUPPORTED, { patch, unpatch })] };
   },
 };
 
@@ -64,18 +61,15 @@ export const googleAdkAdapter: FrameworkAdapter = {
 function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function runAsync(this: unknown, ...args: unknown[]) {
     const tool = this as FunctionToolLike | undefined;
-    if (!ctx.isEnabled() || typeof tool?.name !== 'string') return original.apply(this, args);
+    if (typeof tool?.name !== 'string') return original.apply(this, args);
     noteOwnMethodFailures(tool, 'execute', notingTools);
     const request = args[0] as { args?: unknown; toolContext?: AdkToolContext } | undefined;
     const toolContext = request?.toolContext;
-    const callId = toolContext?.functionCallId;
-    return traceToolCall(
-      ctx.tracer,
-      ctx.config,
+    return ctx.traceToolCall(
       {
         name: tool.name,
-        callId: typeof callId === 'string' ? callId : undefined,
-        description: typeof tool.description === 'string' ? tool.description : undefined,
+        callId: toolContext?.functionCallId,
+        description: tool.description,
         args: request?.args,
       },
       () => original.apply(this, args),

@@ -1,9 +1,4 @@
-import {
-  InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
-} from '@opentelemetry/instrumentation';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceToolCall } from '../tool-call/trace-tool-call';
+import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 
 /**
  * `@langchain/core` tools: `StructuredTool.prototype.call`, which `invoke`, `tool()`,
@@ -13,7 +8,6 @@ import { traceToolCall } from '../tool-call/trace-tool-call';
  */
 const SUPPORTED = ['>=1.4.0 <1.5.0'];
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type ToolsModule = { StructuredTool?: { prototype: Record<string, AnyFunction> } };
 /** `@langchain/core/callbacks/manager`; OpenInference flags it when it adds its tracer. */
 type CallbackManagerModule = { openInferencePatched?: unknown };
@@ -27,41 +21,27 @@ interface ToolCallArg {
 export const langchainAdapter: FrameworkAdapter = {
   name: 'langchain',
   setup(ctx) {
-    const file = (extension: 'cjs' | 'js') =>
-      new InstrumentationNodeModuleFile(
-        `@langchain/core/dist/tools/index.${extension}`,
-        SUPPORTED,
-        (exports: ToolsModule) => {
-          const proto = exports?.StructuredTool?.prototype;
-          if (typeof proto?.call === 'function')
-            ctx.wrap(proto, 'call', (original) => wrapCall(ctx, original));
-          return exports;
-        },
-        (exports: ToolsModule) => {
-          if (exports?.StructuredTool) ctx.unwrap(exports.StructuredTool.prototype, 'call');
-        },
-      );
-    // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
-    const managerFile = (extension: 'cjs' | 'js') =>
-      new InstrumentationNodeModuleFile(
-        `@langchain/core/dist/callbacks/manager.${extension}`,
-        SUPPORTED,
-        (exports: CallbackManagerModule) => {
-          if (exports) callbackManagers.add(exports);
-          return exports;
-        },
-        (exports: CallbackManagerModule) => void callbackManagers.delete(exports),
-      );
-    return {
-      modules: [
-        new InstrumentationNodeModuleDefinition('@langchain/core', SUPPORTED, undefined, undefined, [
-          file('cjs'),
-          file('js'),
-          managerFile('cjs'),
-          managerFile('js'),
-        ]),
-      ],
+    const tools = {
+      files: builds('@langchain/core/dist/tools/index', 'cjs', 'js'),
+      patch(exports: ToolsModule) {
+        const proto = exports?.StructuredTool?.prototype;
+        if (typeof proto?.call === 'function') ctx.wrap(proto, 'call', (original) => wrapCall(ctx, original));
+      },
+      unpatch(exports: ToolsModule) {
+        if (exports?.StructuredTool) ctx.unwrap(exports.StructuredTool.prototype, 'call');
+      },
     };
+    // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
+    const callbackManager = {
+      files: builds('@langchain/core/dist/callbacks/manager', 'cjs', 'js'),
+      patch(exports: CallbackManagerModule) {
+        if (exports) callbackManagers.add(exports);
+      },
+      unpatch(exports: CallbackManagerModule) {
+        callbackManagers.delete(exports);
+      },
+    };
+    return { modules: [ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager])] };
   },
 };
 
@@ -85,14 +65,11 @@ function wrapCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
     if (typeof tool?.name !== 'string' || isOpenInferenceTracing()) return original.apply(this, args);
     const [arg, configArg] = args as [ToolCallArg | undefined, { toolCall?: ToolCallArg } | undefined];
     const isToolCall = typeof arg === 'object' && arg !== null && arg.type === 'tool_call';
-    const callId = (isToolCall ? arg.id : undefined) ?? configArg?.toolCall?.id;
-    return traceToolCall(
-      ctx.tracer,
-      ctx.config,
+    return ctx.traceToolCall(
       {
         name: tool.name,
-        callId: typeof callId === 'string' ? callId : undefined,
-        description: typeof tool.description === 'string' ? tool.description : undefined,
+        callId: (isToolCall ? arg.id : undefined) ?? configArg?.toolCall?.id,
+        description: tool.description,
         type: 'function',
         args: isToolCall ? arg.args : arg,
       },

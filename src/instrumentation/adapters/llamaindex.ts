@@ -1,7 +1,5 @@
-import { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { noteOwnMethodFailures } from './note-failures';
-import { traceToolCall } from '../tool-call/trace-tool-call';
+import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
+import { noteOwnMethodFailures } from './shared/note-failures';
 
 /**
  * `@llamaindex/workflow` agents (`agent()`, `multiAgent()`, `AgentWorkflow`).
@@ -14,7 +12,6 @@ import { traceToolCall } from '../tool-call/trace-tool-call';
  */
 const SUPPORTED = ['>=1.1.24 <1.2.0'];
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type WorkflowModule = { AgentWorkflow?: { prototype: Record<string, AnyFunction> } };
 
 interface AgentToolCall {
@@ -43,15 +40,12 @@ export const llamaindexAdapter: FrameworkAdapter = {
       const proto = exports?.AgentWorkflow?.prototype;
       if (typeof proto?.callTool === 'function')
         ctx.wrap(proto, 'callTool', (original) => wrapCallTool(ctx, original));
-      return exports;
     };
     const unpatch = (exports: WorkflowModule) => {
       if (exports?.AgentWorkflow) ctx.unwrap(exports.AgentWorkflow.prototype, 'callTool');
     };
     // The CJS and ESM builds are separate classes; the package root exports each.
-    return {
-      modules: [new InstrumentationNodeModuleDefinition('@llamaindex/workflow', SUPPORTED, patch, unpatch)],
-    };
+    return { modules: [ctx.patchPackage('@llamaindex/workflow', SUPPORTED, { patch, unpatch })] };
   },
 };
 
@@ -59,17 +53,14 @@ export const llamaindexAdapter: FrameworkAdapter = {
 function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function callTool(this: unknown, ...args: unknown[]) {
     const toolCall = args[0] as AgentToolCall | undefined;
-    if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return original.apply(this, args);
+    if (typeof toolCall?.toolName !== 'string') return original.apply(this, args);
     const tool = findTool(this as AgentWorkflowLike, toolCall);
     if (tool) noteOwnMethodFailures(tool, 'call', notingTools);
-    const description = tool?.metadata?.description;
-    return traceToolCall(
-      ctx.tracer,
-      ctx.config,
+    return ctx.traceToolCall(
       {
         name: toolCall.toolName,
-        callId: typeof toolCall.toolId === 'string' ? toolCall.toolId : undefined,
-        description: typeof description === 'string' ? description : undefined,
+        callId: toolCall.toolId,
+        description: tool?.metadata?.description,
         type: 'function',
         args: toolCall.toolKwargs,
       },

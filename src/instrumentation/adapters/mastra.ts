@@ -1,9 +1,4 @@
-import {
-  InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
-} from '@opentelemetry/instrumentation';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { traceToolCall } from '../tool-call/trace-tool-call';
+import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 
 /**
  * `@mastra/core` tools made with `createTool` (`@mastra/core/tools`). A `Tool`'s `execute` is an
@@ -17,7 +12,6 @@ import { traceToolCall } from '../tool-call/trace-tool-call';
  */
 const SUPPORTED = ['>=1.71.0 <1.72.0'];
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type ToolsModule = { createTool?: AnyFunction };
 
 interface MastraTool {
@@ -33,28 +27,17 @@ interface ExecutionContext {
 export const mastraAdapter: FrameworkAdapter = {
   name: 'mastra',
   setup(ctx) {
-    const file = (extension: 'cjs' | 'js') =>
-      new InstrumentationNodeModuleFile(
-        `@mastra/core/dist/tools/index.${extension}`,
-        SUPPORTED,
-        (exports: ToolsModule) => {
-          if (typeof exports?.createTool === 'function') {
-            ctx.wrap(exports, 'createTool', (original) => wrapCreateTool(ctx, original!));
-          }
-          return exports;
-        },
-        (exports: ToolsModule) => {
-          if (exports) ctx.unwrap(exports, 'createTool');
-        },
-      );
-    return {
-      modules: [
-        new InstrumentationNodeModuleDefinition('@mastra/core', SUPPORTED, undefined, undefined, [
-          file('cjs'),
-          file('js'),
-        ]),
-      ],
+    const tools = {
+      files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),
+      patch(exports: ToolsModule) {
+        if (typeof exports?.createTool === 'function')
+          ctx.wrap(exports, 'createTool', (original) => wrapCreateTool(ctx, original!));
+      },
+      unpatch(exports: ToolsModule) {
+        if (exports) ctx.unwrap(exports, 'createTool');
+      },
     };
+    return { modules: [ctx.patchFiles('@mastra/core', SUPPORTED, [tools])] };
   },
 };
 
@@ -75,16 +58,12 @@ function wrapCreateTool(ctx: AdapterContext, original: AnyFunction): AnyFunction
 function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
   ctx.wrap(tool, 'execute', (execute) => {
     const traced = function (this: unknown, ...args: unknown[]) {
-      if (!ctx.isEnabled()) return execute!.apply(this, args);
       const [input, executionContext] = args as [unknown, ExecutionContext | undefined];
-      const callId = executionContext?.agent?.toolCallId;
-      return traceToolCall(
-        ctx.tracer,
-        ctx.config,
+      return ctx.traceToolCall(
         {
           name: tool.id as string,
-          callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
-          description: typeof tool.description === 'string' ? tool.description : undefined,
+          callId: executionContext?.agent?.toolCallId,
+          description: tool.description,
           type: 'function',
           args: input,
         },

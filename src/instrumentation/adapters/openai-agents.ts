@@ -1,12 +1,7 @@
-import { types } from 'node:util';
 import { context, createContextKey } from '@opentelemetry/api';
-import {
-  InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
-} from '@opentelemetry/instrumentation';
 import { classifyToolError, classifyToolResult } from '../../classify';
-import type { AdapterContext, FrameworkAdapter } from '../tool-instrumentation';
-import { recordToolError, traceToolCall } from '../tool-call/trace-tool-call';
+import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
+import { noteFailures } from './shared/note-failures';
 
 /**
  * `@openai/agents-core` (and `@openai/agents`, which re-exports it). `tool()` returns a plain object
@@ -22,7 +17,6 @@ import { recordToolError, traceToolCall } from '../tool-call/trace-tool-call';
  */
 const SUPPORTED = ['>=0.20.0 <0.21.0'];
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type ToolModule = { tool?: AnyFunction; invokeFunctionTool?: AnyFunction };
 
 interface FunctionToolLike {
@@ -63,40 +57,28 @@ const TIMED_OUT = classifyToolError({ name: 'ToolTimeoutError' });
 export const openaiAgentsAdapter: FrameworkAdapter = {
   name: 'openai-agents',
   setup(ctx) {
-    const file = (extension: 'js' | 'mjs') =>
-      new InstrumentationNodeModuleFile(
-        `@openai/agents-core/dist/tool.${extension}`,
-        SUPPORTED,
-        (exports: ToolModule) => {
-          if (typeof exports?.tool === 'function')
-            ctx.wrap(exports, 'tool', (original) => wrapTool(ctx, original!));
-          if (typeof exports?.invokeFunctionTool === 'function') {
-            ctx.wrap(exports, 'invokeFunctionTool', (original) => wrapInvokeFunctionTool(ctx, original!));
-          }
-          return exports;
-        },
-        (exports: ToolModule) => {
-          if (!exports) return;
-          ctx.unwrap(exports, 'tool');
-          ctx.unwrap(exports, 'invokeFunctionTool');
-        },
-      );
-    return {
-      modules: [
-        new InstrumentationNodeModuleDefinition('@openai/agents-core', SUPPORTED, undefined, undefined, [
-          file('js'),
-          file('mjs'),
-        ]),
-      ],
+    const toolFile = {
+      files: builds('@openai/agents-core/dist/tool', 'js', 'mjs'),
+      patch(exports: ToolModule) {
+        if (typeof exports?.tool === 'function') ctx.wrap(exports, 'tool', (original) => wrapTool(original!));
+        if (typeof exports?.invokeFunctionTool === 'function')
+          ctx.wrap(exports, 'invokeFunctionTool', (original) => wrapInvokeFunctionTool(ctx, original!));
+      },
+      unpatch(exports: ToolModule) {
+        if (!exports) return;
+        ctx.unwrap(exports, 'tool');
+        ctx.unwrap(exports, 'invokeFunctionTool');
+      },
     };
+    return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile])] };
   },
 };
 
 /** `tool(options)`: the same tool, built from options whose `execute` notes its failures. */
-function wrapTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+function wrapTool(original: AnyFunction): AnyFunction {
   return function tool(this: unknown, ...args: unknown[]) {
     const options = args[0] as { execute?: unknown } | undefined;
-    if (!ctx.isEnabled() || typeof options?.execute !== 'function') return original.apply(this, args);
+    if (typeof options?.execute !== 'function') return original.apply(this, args);
     const execute = noteExecuteFailures(options.execute as AnyFunction);
     const created = original.call(this, { ...options, execute }, ...args.slice(1));
     if (typeof created === 'object' && created !== null) toolsWithNotedExecute.add(created);
@@ -108,17 +90,14 @@ function wrapTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
 function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function invokeFunctionTool(this: unknown, ...args: unknown[]) {
     const { tool, input, details } = (args[0] ?? {}) as InvokeArgs;
-    if (!ctx.isEnabled() || typeof tool?.name !== 'string') return original.apply(this, args);
+    if (typeof tool?.name !== 'string') return original.apply(this, args);
     const attempt: Attempt = { executed: false };
     const reportsExecution = toolsWithNotedExecute.has(tool);
-    const callId = details?.toolCall?.callId;
-    return traceToolCall(
-      ctx.tracer,
-      ctx.config,
+    return ctx.traceToolCall(
       {
         name: tool.name,
-        callId: typeof callId === 'string' ? callId : undefined,
-        description: typeof tool.description === 'string' ? tool.description : undefined,
+        callId: details?.toolCall?.callId,
+        description: tool.description,
         type: 'function',
         args: input,
       },
@@ -151,32 +130,17 @@ function classifyResult(
  * `execute` then throws.
  */
 function noteExecuteFailures(execute: AnyFunction): AnyFunction {
-  const noted = function (this: unknown, ...args: unknown[]) {
+  return noteFailures(execute, (args, note) => {
     const attempt = context.active().getValue(ATTEMPT_KEY) as Attempt | undefined;
-    if (!attempt) return execute.apply(this, args);
+    if (!attempt) return null;
     attempt.executed = true;
-    const note = context.bind(context.active(), recordToolError);
     const given = (args[2] as { signal?: unknown } | undefined)?.signal;
-    const signal = given instanceof AbortSignal ? given : undefined;
-    const onAbort = () => note(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const stop = () => signal?.removeEventListener('abort', onAbort);
-    const fail = (err: unknown) => {
-      stop();
-      note(signal?.aborted ? signal.reason : err);
+    if (!(given instanceof AbortSignal)) return {};
+    const onAbort = () => note(given.reason);
+    given.addEventListener('abort', onAbort, { once: true });
+    return {
+      failure: (err) => (given.aborted ? given.reason : err),
+      settled: () => given.removeEventListener('abort', onAbort),
     };
-    try {
-      const result = execute.apply(this, args);
-      // Only native promises: calling `then` on another thenable could start its work twice.
-      if (types.isPromise(result)) result.then(stop, fail);
-      else stop();
-      return result;
-    } catch (err) {
-      fail(err);
-      throw err;
-    }
-  };
-  Object.defineProperty(noted, 'name', { value: execute.name, configurable: true });
-  Object.defineProperty(noted, 'length', { value: execute.length, configurable: true });
-  return noted;
+  });
 }

@@ -1,4 +1,5 @@
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Exception } from '@opentelemetry/api';
+import { isObjectLike, read } from '../classify/safe';
 import { MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from './text';
 import { ATTR_EXCEPTION_MESSAGE } from '../semconv';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
@@ -39,4 +40,29 @@ function redactedAttributes(attributes: Attributes, hidden: readonly string[]): 
   if (redactedMessage !== undefined) out[ATTR_EXCEPTION_MESSAGE] = redactedMessage;
   if (redactedStack !== undefined) out[ATTR_EXCEPTION_STACKTRACE] = redactedStack;
   return out;
+}
+
+/**
+ * The copy of `err` the exception event is made from: the SDK writes `message` and `stack`
+ * verbatim, so both are redacted (`redactedMessage` is `err.message` or a thrown string, already
+ * redacted). `code` and `name` are kept, so `exception.type` (`code ?? name`) is what the SDK
+ * would write for `err` itself.
+ */
+export function redactedException(
+  err: unknown,
+  hidden: readonly string[],
+  redactedMessage: string | undefined,
+): Exception {
+  if (!isObjectLike(err))
+    return redactedMessage ?? redactText(String(err), MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  const exception: { code?: string | number; name?: string; message?: string; stack?: string } = {};
+  const code = read(err, 'code');
+  if (typeof code === 'string' || typeof code === 'number') exception.code = code;
+  const name = read(err, 'name');
+  if (typeof name === 'string') exception.name = name;
+  if (redactedMessage !== undefined) exception.message = redactedMessage;
+  const stack = read(err, 'stack');
+  if (typeof stack === 'string') exception.stack = redactStack(stack, MAX_EXCEPTION_TEXT_LENGTH, hidden);
+  // With none of the four, the SDK records nothing and says so through `diag`, as it would for `err`.
+  return exception as Exception;
 }

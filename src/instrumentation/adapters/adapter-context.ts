@@ -1,0 +1,80 @@
+import type { Tracer } from '@opentelemetry/api';
+import {
+  InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleFile,
+} from '@opentelemetry/instrumentation';
+import { logger } from '../../logger';
+import { OwnWrappers } from '../own-wrappers';
+import { traceToolCall } from '../tool-call/trace-tool-call';
+import type { ToolInstrumentationConfig } from '../types';
+import { textOrUndefined, type AdapterContext, type ModulePatch, type ToolCallFields } from './adapter';
+
+/** Where the context reads its instrumentation's state: live, since tracer and config may change. */
+export interface InstrumentationState {
+  tracer(): Tracer;
+  config(): ToolInstrumentationConfig;
+  isEnabled(): boolean;
+}
+
+/** The context every adapter of one `ToolInstrumentation` shares. */
+export function createAdapterContext(state: InstrumentationState): AdapterContext {
+  const wrappers = new OwnWrappers(state.isEnabled);
+  return {
+    diag: logger,
+    traceToolCall: (fields, run, options) =>
+      traceToolCall(state.tracer(), state.config(), toolCallInfo(fields), run, options),
+    wrap: (target, name, wrapper) => wrappers.wrap(target, name, wrapper as (original: unknown) => unknown),
+    unwrap: (target, name) => wrappers.unwrap(target, name),
+    isEnabled: state.isEnabled,
+    patchPackage: (name, supported, patch) => {
+      const { patch: onLoad, unpatch } = logged(name, patch);
+      return new InstrumentationNodeModuleDefinition(name, [...supported], onLoad, unpatch);
+    },
+    patchFiles: (name, supported, files) =>
+      new InstrumentationNodeModuleDefinition(
+        name,
+        [...supported],
+        undefined,
+        undefined,
+        files.flatMap((file) =>
+          file.files.map((path) => {
+            const { patch, unpatch } = logged(path, file);
+            return new InstrumentationNodeModuleFile(path, [...supported], patch, unpatch);
+          }),
+        ),
+      ),
+  };
+}
+
+/**
+ * The patch as the instrumentation base calls it: returning the exports the app gets, logging
+ * each application with the module's version, and never throwing into the app's `require`.
+ */
+function logged(module: string, { patch, unpatch }: ModulePatch) {
+  return {
+    patch: (exports: unknown, moduleVersion?: string) => {
+      try {
+        const patched: unknown = patch(exports);
+        logger.debug(`patched ${module}${moduleVersion ? `@${moduleVersion}` : ''}`);
+        return patched ?? exports;
+      } catch (err) {
+        logger.error(`could not patch ${module}`, err);
+        return exports;
+      }
+    },
+    unpatch: (exports: unknown, moduleVersion?: string) => {
+      try {
+        unpatch(exports);
+        logger.debug(`unpatched ${module}${moduleVersion ? `@${moduleVersion}` : ''}`);
+      } catch (err) {
+        logger.error(`could not unpatch ${module}`, err);
+      }
+    },
+  };
+}
+
+/** The fields the span records: ids and descriptions only when they are strings with content. */
+function toolCallInfo(fields: ToolCallFields) {
+  const { callId, description, ...rest } = fields;
+  return { ...rest, callId: textOrUndefined(callId), description: textOrUndefined(description) };
+}

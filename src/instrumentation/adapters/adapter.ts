@@ -1,0 +1,87 @@
+import type { DiagLogger } from '@opentelemetry/api';
+import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import type { ToolCallOptions } from '../tool-call/tool-call';
+import type { ToolCallInfo } from '../types';
+
+/**
+ * What a framework adapter is and what it gets. An adapter is one file: a `FrameworkAdapter` whose
+ * `setup` receives an `AdapterContext` and returns the modules to patch (or hooks that need none).
+ */
+
+export type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+
+/** A tool call as a framework hands it over: ids and descriptions of any type, kept when strings. */
+export interface ToolCallFields extends Omit<ToolCallInfo, 'callId' | 'description'> {
+  callId?: unknown;
+  description?: unknown;
+}
+
+/** What to do to a loaded module's exports. `patch` may return other exports for the app to get. */
+export interface ModulePatch<Exports = any> {
+  patch(exports: Exports): Exports | void;
+  unpatch(exports: Exports): void;
+}
+
+/** Files of a package patched the same way: usually one file's CommonJS and ESM builds. */
+export interface FilePatch<Exports = any> extends ModulePatch<Exports> {
+  /** Full module names, such as `@langchain/core/dist/tools/index.cjs` (see `builds`). */
+  files: readonly string[];
+}
+
+/** What an adapter gets from the instrumentation. */
+export interface AdapterContext {
+  /** The package's `diag` logger; each applied patch is logged here at debug level. */
+  readonly diag: DiagLogger;
+  /** Runs `run` as one tool call: see `traceToolCall`, with this instrumentation's tracer and options. */
+  traceToolCall<T>(fields: ToolCallFields, run: () => T, options?: ToolCallOptions): T;
+  /**
+   * Puts `wrapper(original)` on top of `target[name]`, active while this instrumentation is enabled
+   * (it calls through to what it wrapped otherwise), so a wrapper need not check `isEnabled`.
+   * Wrappers of other instances stay in place; this instance's own, if still there, is reused.
+   */
+  wrap<T extends object, K extends keyof T>(target: T, name: K, wrapper: (original: T[K]) => T[K]): void;
+  /**
+   * Takes this instance's wrapper off `target[name]` when it is on top; under another wrapper it
+   * stays, calling through. Does nothing if this instance never wrapped it.
+   */
+  unwrap<T extends object>(target: T, name: keyof T): void;
+  /** For code that outlives a `disable()` outside `wrap`: handlers registered once, tool objects made earlier. */
+  isEnabled(): boolean;
+  /** Package `name`'s main exports (CommonJS and ESM alike), patched while its version is `supported`. */
+  patchPackage(
+    name: string,
+    supported: readonly string[],
+    patch: ModulePatch,
+  ): InstrumentationNodeModuleDefinition;
+  /** Files inside package `name`, patched while its version is `supported`. */
+  patchFiles(
+    name: string,
+    supported: readonly string[],
+    files: readonly FilePatch[],
+  ): InstrumentationNodeModuleDefinition;
+}
+
+/** One framework's hooks for one `ToolInstrumentation`. */
+export interface FrameworkHooks {
+  /** Patched by require-in-the-middle (CJS) and import-in-the-middle (ESM) when loaded. */
+  modules?: InstrumentationNodeModuleDefinition[];
+  /** For hooks that need no module patching (diagnostics channels, global registries). */
+  enable?(): void;
+  disable?(): void;
+}
+
+export interface FrameworkAdapter {
+  /** The name users pass in `disabledFrameworks`. */
+  readonly name: string;
+  setup(ctx: AdapterContext): FrameworkHooks;
+}
+
+/** The module names of one file's builds: `builds('pkg/dist/tool', 'js', 'mjs')`. */
+export function builds(path: string, ...extensions: string[]): string[] {
+  return extensions.map((extension) => `${path}.${extension}`);
+}
+
+/** A string that says something, or `undefined`: how frameworks' optional ids and texts are read. */
+export function textOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

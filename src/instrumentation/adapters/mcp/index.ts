@@ -1,0 +1,126 @@
+import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import { type AdapterContext, type AnyFunction, type FilePatch, type FrameworkAdapter } from '../adapter';
+import { wrapCallTool, wrapRequest } from './client';
+import { wrapExecuteToolHandler, wrapSetRequestHandler } from './server';
+
+/**
+ * The MCP TypeScript SDK: 1.x (`@modelcontextprotocol/sdk`, separate CJS and ESM builds, both
+ * patched) and 2.x (`@modelcontextprotocol/client` and `@modelcontextprotocol/server`). Spans
+ * follow the MCP semantic conventions:
+ * - Client: `tools/call {tool}`, kind CLIENT, around `Client.prototype.callTool`. `request` is
+ *   patched too, for `tools/call` only: it writes the W3C trace context into a copy of
+ *   `params._meta` and notes the JSON-RPC id. When an agent framework's own `execute_tool` span
+ *   for the same tool is active, that span gets the MCP attributes instead of a second span.
+ * - Server: `tools/call {tool}`, kind SERVER, around the `tools/call` request handler (any handler
+ *   given to `setRequestHandler`), a child of the context in `params._meta`. `McpServer`'s
+ *   `executeToolHandler` is patched as well: it sees the handler's real exception before the SDK
+ *   turns it into an `isError` result.
+ * An `isError` result gives `error.type=tool_error`, the finer type in `tool.error_detail_type`.
+ */
+const V1 = ['>=1.2.0 <2'];
+const V2 = ['>=2.0.0 <3'];
+
+type Prototype = Record<string, AnyFunction>;
+type Exports = Record<string, { prototype: Prototype } | undefined>;
+
+/** What a patch does to one exported class: which methods, wrapped how. */
+interface ClassPatch {
+  exportName: string;
+  methods: Record<string, (ctx: AdapterContext, original: AnyFunction) => AnyFunction>;
+}
+
+const CLIENT: ClassPatch = {
+  exportName: 'Client',
+  methods: { callTool: wrapCallTool, request: wrapRequest },
+};
+const SERVER: ClassPatch = { exportName: 'Server', methods: { setRequestHandler: wrapSetRequestHandler } };
+const MCP_SERVER: ClassPatch = {
+  exportName: 'McpServer',
+  methods: { executeToolHandler: wrapExecuteToolHandler },
+};
+
+export const mcpAdapter: FrameworkAdapter = {
+  name: 'mcp',
+  setup(ctx) {
+    const client = classPatches(ctx, CLIENT);
+    const server = classPatches(ctx, SERVER);
+    const mcpServer = classPatches(ctx, MCP_SERVER);
+    const v1Files: Array<[string, ClassPatches]> = [
+      ['client/index', client],
+      ['server/index', server],
+      ['server/mcp', mcpServer],
+    ];
+    return {
+      modules: [
+        ctx.patchFiles(
+          '@modelcontextprotocol/sdk',
+          V1,
+          v1Files.map(([path, patches]) => ({
+            files: [
+              `@modelcontextprotocol/sdk/dist/esm/${path}.js`,
+              `@modelcontextprotocol/sdk/dist/cjs/${path}.js`,
+            ],
+            ...patches,
+          })),
+        ),
+        ...v1Files.flatMap(([path, patches]) => absolutePathHooks(ctx, `${path}.js`, patches)),
+        ctx.patchPackage('@modelcontextprotocol/client', V2, client),
+        ctx.patchPackage('@modelcontextprotocol/server', V2, classPatches(ctx, SERVER, MCP_SERVER)),
+      ],
+    };
+  },
+};
+
+type ClassPatches = Omit<FilePatch<Exports>, 'files'>;
+
+/** Wraps, and unwraps, the listed methods of each exported class. */
+function classPatches(ctx: AdapterContext, ...patches: ClassPatch[]): ClassPatches {
+  return {
+    patch(exports) {
+      for (const { exportName, methods } of patches) {
+        const proto = exports?.[exportName]?.prototype;
+        if (!proto) continue;
+        for (const [method, wrap] of Object.entries(methods)) {
+          if (typeof proto[method] === 'function') ctx.wrap(proto, method, (original) => wrap(ctx, original));
+        }
+      }
+    },
+    unpatch(exports) {
+      for (const { exportName, methods } of patches) {
+        const proto = exports?.[exportName]?.prototype;
+        if (proto) for (const method of Object.keys(methods)) ctx.unwrap(proto, method);
+      }
+    },
+  };
+}
+
+/**
+ * require-in-the-middle cannot hook the 1.x CJS build by package name: it resolves the package's
+ * main file to tell internal files apart, and 1.x's `"."` export names a `dist/cjs/index.js` that
+ * does not exist. A hook on the file's absolute path works, so the file is resolved the way the
+ * app will resolve it: from the app's entry script (`process.argv[1]`, known before the app loads
+ * under `--require`) and from the working directory. require-in-the-middle then reports the file
+ * by its base name, from a folder with no package version.
+ */
+function absolutePathHooks(
+  ctx: AdapterContext,
+  subpath: string,
+  patches: ClassPatches,
+): InstrumentationNodeModuleDefinition[] {
+  const entry = process.argv[1];
+  const origins = [entry ? dirname(resolvePath(entry)) : undefined, process.cwd()];
+  const filenames = new Set<string>();
+  for (const origin of origins) {
+    if (origin === undefined) continue;
+    try {
+      filenames.add(createRequire(join(origin, 'index.js')).resolve(`@modelcontextprotocol/sdk/${subpath}`));
+    } catch {
+      // Not installed where this origin looks: the other origin may still find it.
+    }
+  }
+  return [...filenames]
+    .filter((filename) => filename.endsWith('.js'))
+    .map((filename) => ctx.patchFiles(filename, ['*'], [{ files: [basename(filename, '.js')], ...patches }]));
+}

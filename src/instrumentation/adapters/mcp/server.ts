@@ -1,0 +1,105 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import { types } from 'node:util';
+import { isObjectLike, read, readString } from '../../../classify/safe';
+import {
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
+  ATTR_MCP_SESSION_ID,
+  ERROR_TYPE_VALUE_TOOL_ERROR,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+} from '../../../semconv';
+import { recordToolError } from '../../tool-call/trace-tool-call';
+import type { AdapterContext, AnyFunction } from '../adapter';
+import { idAttribute, protocolAttributes, writeJsonRpcCode } from './attributes';
+
+/** The MCP server side: a SERVER `tools/call {tool}` span per call, under the client's trace context. */
+
+interface RegisteredTool {
+  handler?: unknown;
+  description?: string;
+}
+
+/**
+ * `setRequestHandler(schemaOrMethod, handler)` (2.x also `(method, schemas, handler)`): the
+ * handler, when it serves `tools/call`, runs under a SERVER span. Other handlers run as they are.
+ */
+export function wrapSetRequestHandler(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function setRequestHandler(this: unknown, ...args: unknown[]) {
+    const last = args.length - 1;
+    const handler = args[last];
+    if (typeof handler === 'function') {
+      args = [...args];
+      args[last] = serveToolsCall(ctx, this, handler as AnyFunction);
+    }
+    return original.apply(this, args);
+  };
+}
+
+function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFunction): AnyFunction {
+  return function handleRequest(this: unknown, ...args: unknown[]) {
+    const [request, extra] = args;
+    const params = read(request, 'params');
+    const name = readString(params, 'name');
+    // Registered once, this handler outlives a disable(): it checks at each request.
+    if (
+      !ctx.isEnabled() ||
+      read(request, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL ||
+      name === undefined
+    )
+      return handler.apply(this, args);
+    const mcpRequest = read(extra, 'mcpReq');
+    const meta = read(extra, '_meta') ?? read(mcpRequest, '_meta') ?? read(params, '_meta');
+    const attributes: Attributes = {
+      ...protocolAttributes(server),
+      ...idAttribute(read(extra, 'requestId') ?? read(mcpRequest, 'id')),
+    };
+    const sessionId = read(extra, 'sessionId');
+    if (typeof sessionId === 'string') attributes[ATTR_MCP_SESSION_ID] = sessionId;
+    return ctx.traceToolCall(
+      { name, type: 'function', args: read(params, 'arguments'), attributes },
+      () => handler.apply(this, args),
+      {
+        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+        spanKind: SpanKind.SERVER,
+        parent: isObjectLike(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT,
+        errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
+        onError: (span, err) => writeJsonRpcCode(span, err, false),
+      },
+    );
+  };
+}
+
+/**
+ * `executeToolHandler(tool, args, extra)` runs inside the server span: the handler's real error is
+ * recorded there (an HTTP status, a Node code) before the SDK turns it into `isError` text.
+ */
+export function wrapExecuteToolHandler(_ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function executeToolHandler(this: unknown, ...args: unknown[]) {
+    const tool = args[0] as RegisteredTool | undefined;
+    // Task handlers only create a task here; its work runs later, outside this call.
+    if (isTaskHandler(tool)) return original.apply(this, args);
+    const span = trace.getSpan(context.active());
+    if (span?.isRecording() && typeof tool?.description === 'string') {
+      const attributes = read(span, 'attributes');
+      if (read(attributes, ATTR_GEN_AI_TOOL_DESCRIPTION) === undefined)
+        span.setAttribute(ATTR_GEN_AI_TOOL_DESCRIPTION, tool.description);
+    }
+    let result: unknown;
+    try {
+      result = original.apply(this, args);
+    } catch (err) {
+      recordToolError(err);
+      throw err;
+    }
+    if (types.isPromise(result)) result.catch((err: unknown) => recordToolError(err));
+    return result;
+  };
+}
+
+function isTaskHandler(tool: RegisteredTool | undefined): boolean {
+  const handler = tool?.handler;
+  return (
+    (typeof handler === 'object' || typeof handler === 'function') &&
+    handler !== null &&
+    'createTask' in handler
+  );
+}

@@ -1,0 +1,296 @@
+import { context, trace, type Context, type Span, type SpanKind } from '@opentelemetry/api';
+import { classifyToolError, classifyToolResult } from '../../classify';
+import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
+import { isStrongerEvidence } from '../../classify/evidence';
+import { isObjectLike, readString } from '../../classify/safe';
+import { logger } from '../../logger';
+import { redactedException } from '../../redact/exception';
+import { argumentTexts, redactForCapture } from '../../redact/capture';
+import { MAX_EXCEPTION_TEXT_LENGTH, redactText } from '../../redact/text';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ERROR_TYPE_VALUE_OTHER } from '../../semconv';
+import { ACTIVE_TOOL_CALL_KEY, type ActiveToolCall } from '../../tool-span/active-tool-call';
+import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
+import { markSpanFailed } from '../../tool-span/marked-failure';
+import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
+import { eagerThenable, isPlainPromise, observeNow, observeWhenCallerDoes } from './promise-watch';
+import type { ResultObserver } from './result-observer';
+import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
+
+/**
+ * One tool execution's life on its span: marking what failed (the strongest evidence wins),
+ * recording the one exception event, and ending the span when the returned value settles.
+ */
+
+export interface ToolCallOptions {
+  /** Per-framework detection of a *returned* error; defaults to `classifyToolResult`. */
+  classifyResult?: (result: unknown) => ToolErrorClassification | undefined;
+  /**
+   * `run` returns a thenable that does no work when `then` is called (one the adapter settles by
+   * hand): watch it like a promise. Other thenables that are not native promises are left alone.
+   */
+  eagerThenable?: boolean;
+  /** The operation that names a span when one is started (`{operation} {name}`, capped) and its kind; default `execute_tool`, INTERNAL. */
+  spanOperation?: string;
+  spanKind?: SpanKind;
+  /**
+   * Always start a new span under this context (a remote parent extracted from a request), never
+   * enrich the active span; the active span, if another, is linked.
+   */
+  parent?: Context;
+  /**
+   * The `error.type` of a call that returned an error result, on a span this call started: a
+   * protocol's fixed value (MCP: `tool_error`). The finer type goes to `tool.error_detail_type`.
+   */
+  errorResultType?: string;
+  /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
+  onError?: (span: Span, err: unknown) => void;
+}
+
+/**
+ * The strongest classification written on one span, so a weaker one never overwrites it. Shared by
+ * every call on that span: a nested call finds its outer call's through the context (a WeakMap
+ * entry per call cost ~0.6 µs a failure, BENCHMARKS.md), and calls that enrich a framework's span
+ * share one through `frameworkSpanMarks`, since they need not be nested.
+ */
+export interface SpanMarks {
+  classification?: ToolErrorClassification;
+  /**
+   * The strongest failure of nested calls on the span (same tool, called inside itself), written
+   * only if the outermost call fails too: an outer call that recovered leaves the span unmarked.
+   */
+  nested?: { classification: ToolErrorClassification; message: string | undefined };
+  /** The status text written with `classification`. */
+  message?: string;
+  exceptionRecorded?: boolean;
+}
+const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
+
+export function frameworkMarks(span: Span): SpanMarks {
+  let marks = frameworkSpanMarks.get(span);
+  if (marks === undefined) frameworkSpanMarks.set(span, (marks = {}));
+  return marks;
+}
+
+/** `owner`: we started the span. `framework`: the framework's span. `nested`: an outer call of ours. */
+export type SpanRole = 'owner' | 'framework' | 'nested';
+
+/** One tool execution's span work. Every method is safe: it reports through `diag`, never throws. */
+export class ToolCall implements ResultObserver, ActiveToolCall {
+  readonly context: Context;
+  private finished = false;
+  /** The argument values error text must not repeat; listed on the first failure. */
+  private hiddenTexts: readonly string[] | undefined;
+
+  constructor(
+    readonly span: Span,
+    readonly role: SpanRole,
+    readonly marks: SpanMarks,
+    parent: Context,
+    private readonly config: ToolInstrumentationConfig,
+    private readonly info: ToolCallInfo,
+    private readonly options: ToolCallOptions,
+  ) {
+    // A nested call keeps its outer call's context: errors noted inside it mark the same span.
+    this.context =
+      role === 'nested'
+        ? parent
+        : (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(ACTIVE_TOOL_CALL_KEY, this);
+  }
+
+  /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
+  settle<T>(result: T): T {
+    try {
+      if (isPlainPromise(result)) {
+        observeWhenCallerDoes(result, this);
+        return result;
+      }
+      const thenable = this.options.eagerThenable && isThenable(result) ? result : eagerThenable(result);
+      if (thenable) {
+        observeNow(thenable, this);
+        return result;
+      }
+      // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
+      // each time `then` is called, so watching it would run the tool's work twice. Its span ends
+      // here, as the call returns.
+      if (isThenable(result)) {
+        this.succeed(undefined);
+        return result;
+      }
+      if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
+      if (!watchStream(result, this)) this.succeed(result);
+    } catch (err) {
+      logger.error('could not watch the tool result', err);
+      this.finish({});
+    }
+    return result;
+  }
+
+  /** Notes an error the framework will swallow or re-wrap (recordToolError). */
+  note(err: unknown): void {
+    if (this.finished) return;
+    this.failWith(err, false);
+  }
+
+  fail(err: unknown): void {
+    if (this.finished) return;
+    const classification = this.failWith(err, true);
+    if (this.options.onError && this.span.isRecording()) {
+      try {
+        this.options.onError(this.span, err);
+      } catch (e) {
+        logger.error('could not record the protocol error', e);
+      }
+    }
+    this.finish({ error: err, classification });
+  }
+
+  resolved(value: unknown): void {
+    try {
+      // A web stream inside a promise cannot be replaced, so the span ends with the promise.
+      if (!isWebReadableStream(value) && watchStream(value, this)) return;
+      this.succeed(value);
+    } catch (err) {
+      logger.error('could not watch the tool result', err);
+      this.finish({});
+    }
+  }
+
+  failUnobserved(): void {
+    if (this.finished) return;
+    const classification = makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+    this.mark(classification, 'the returned promise rejected and nothing handled it', true);
+    this.finish({ classification: this.marks.classification });
+  }
+
+  private succeed(result: unknown): void {
+    if (this.finished) return;
+    try {
+      const classify = this.options.classifyResult ?? classifyToolResult;
+      const classification = classify(result);
+      if (classification) {
+        this.mark(classification, undefined, true);
+        if (this.options.errorResultType !== undefined && this.role === 'owner') this.markErrorResult();
+      }
+      // The conventions record the result of a successful call only.
+      else if (this.config.captureResults && result !== undefined) {
+        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
+      }
+    } catch (err) {
+      logger.error('could not classify the tool result', err);
+    }
+    this.finish({ result, classification: this.marks.classification });
+  }
+
+  /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
+  private failWith(err: unknown, thrown: boolean): ToolErrorClassification | undefined {
+    try {
+      const hidden = this.hiddenArgumentTexts();
+      // The framework records this error on its own span too: the processor hides them there.
+      if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
+      const message = messageOf(err);
+      // One exception event, on a span of ours (a nested call records it when the outer did not).
+      const recordsException = this.role !== 'framework' && !this.marks.exceptionRecorded;
+      // Redacted once, for both the status and the exception event.
+      const redacted =
+        message !== undefined && (hidden.length > 0 || recordsException)
+          ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
+          : undefined;
+      // A noted error is about to be swallowed: it marks the span whichever call noted it.
+      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
+      if (recordsException) {
+        this.marks.exceptionRecorded = true;
+        this.span.recordException(redactedException(err, hidden, redacted));
+      }
+    } catch (e) {
+      logger.error(thrown ? 'could not record the tool error' : 'could not record the noted tool error', e);
+    }
+    return this.marks.classification;
+  }
+
+  /** Argument values to hide from error text: none when arguments are captured anyway. */
+  hiddenArgumentTexts(): readonly string[] {
+    this.hiddenTexts ??=
+      this.config.captureArguments || this.info.args === undefined ? [] : argumentTexts(this.info.args);
+    return this.hiddenTexts;
+  }
+
+  /**
+   * Writes the classification unless the span already holds one from stronger or equal evidence.
+   * A nested call's failure waits in `marks.nested` until the outermost call fails too.
+   */
+  private mark(
+    classification: ToolErrorClassification,
+    message: string | undefined,
+    failsCall: boolean,
+  ): void {
+    // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
+    if (!this.span.isRecording()) return;
+    const marks = this.marks;
+    if (failsCall && this.role === 'nested') {
+      if (
+        !marks.nested ||
+        isStrongerEvidence(classification.evidence, marks.nested.classification.evidence)
+      ) {
+        marks.nested = { classification, message };
+      }
+      return;
+    }
+    this.write(classification, message);
+    if (failsCall && marks.nested) {
+      this.write(marks.nested.classification, marks.nested.message);
+      marks.nested = undefined;
+    }
+  }
+
+  private write(classification: ToolErrorClassification, message: string | undefined): void {
+    const previous = this.marks.classification;
+    if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
+    this.marks.classification = classification;
+    this.marks.message = message;
+    markSpanFailed(this.span, classification, message);
+  }
+
+  /** The call returned an error result: `error.type` is the protocol's, the finer type is kept beside it. */
+  private markErrorResult(): void {
+    const { classification, message } = this.marks;
+    if (classification && this.span.isRecording())
+      markSpanFailed(this.span, classification, message, this.options.errorResultType);
+  }
+
+  private finish(outcome: ToolCallOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    // The outermost call ended without failing: what failed inside it was recovered from.
+    if (this.role !== 'nested') this.marks.nested = undefined;
+    if (this.role !== 'nested' && this.config.attributesHook && this.span.isRecording()) {
+      try {
+        this.config.attributesHook(this.span, this.info, outcome);
+      } catch (err) {
+        logger.error('attributesHook threw', err);
+      }
+    }
+    if (this.role !== 'owner') return;
+    try {
+      this.span.end();
+    } catch (err) {
+      logger.error('could not end the tool span', err);
+    }
+  }
+
+  /** Runs iterator steps in the call's context, so spans started while producing chunks nest under it. */
+  runStep<R>(step: () => R): R {
+    return context.with(this.context, step);
+  }
+
+  streamEnded(): void {
+    this.succeed(undefined);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return isObjectLike(value) && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function messageOf(err: unknown): string | undefined {
+  return typeof err === 'string' ? err : readString(err, 'message');
+}
