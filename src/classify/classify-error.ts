@@ -6,7 +6,7 @@ import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
 import { className, isObjectLike, read, readString } from './safe';
-import { kindFromSeedVocabulary } from './seed-vocabularies';
+import { kindFromAlias } from './kind-aliases';
 
 /** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
 export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecutionError');
@@ -80,10 +80,10 @@ function findExplicit(link: object): Finding | undefined {
       errorType: typeof errorType === 'string' ? errorType : undefined,
     };
   }
-  // The seed TypeScript agent's own `ToolExecutionError { kind }`, and entelix/ADK-style `kind` values.
+  // Another library's `ToolExecutionError { kind }`, with its kind names read as ours (kind-aliases.ts).
   if (readString(link, 'name') === 'ToolExecutionError') {
     const kind = readString(link, 'kind');
-    const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromSeedVocabulary(kind));
+    const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromAlias(kind));
     if (mapped) return { evidence: 'explicit', kind: mapped };
   }
   return undefined;

@@ -8,7 +8,8 @@
 export const EVIDENCE_ORDER = [
   {
     evidence: 'explicit',
-    source: '`ToolExecutionError` (or its seed-vocabulary twins): the type or kind the tool stated',
+    source:
+      "`ToolExecutionError` (or another library's error of that name with a `kind`): the type or kind the tool stated",
   },
   {
     evidence: 'http_status',

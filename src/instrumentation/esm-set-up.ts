@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
-import { diag } from '@opentelemetry/api';
+import { logger } from '../logger';
 
 /**
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
@@ -36,7 +36,7 @@ export function checkEsmSetUpLater(unpatched: () => readonly string[]): void {
       const missed = esmFrameworksMissed(unpatched());
       if (missed.length > 0) warn(missed);
     } catch (err) {
-      diag.error('otel-tool-errors: could not check the ESM set-up', err);
+      logger.error('could not check the ESM set-up', err);
     }
   };
   const timer = setTimeout(check, CHECK_AFTER_MS);
@@ -105,11 +105,11 @@ function installedFrom(from: string, name: string): boolean {
  */
 function warn(frameworks: readonly string[]): void {
   const message =
-    'otel-tool-errors: this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
+    'this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
     `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and their ` +
     `tool calls get no spans. To fix it, ${FIX}.`;
-  diag.warn(message);
+  logger.warn(message);
   if (process.env.OTEL_LOG_LEVEL === undefined || process.env.OTEL_LOG_LEVEL.trim() === '') {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`otel-tool-errors: ${message}\n`);
   }
 }

@@ -1,5 +1,4 @@
 import {
-  diag,
   metrics,
   SpanKind,
   SpanStatusCode,
@@ -32,6 +31,7 @@ import {
 } from '../semconv';
 import { BoundedValues } from './bounded-values';
 import { getToolCallSummary, type ToolCallSummary } from './tool-call-summary';
+import { logger } from '../logger';
 
 /** semantic-conventions-genai gen-ai-metrics.md, `gen_ai.execute_tool.duration`. */
 export const EXECUTE_TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([
@@ -83,7 +83,7 @@ export class ToolMetricsSpanProcessor {
     try {
       this.record(span);
     } catch (err) {
-      diag.error('otel-tool-errors: could not record tool metrics', err);
+      logger.error('could not record tool metrics', err);
     }
   }
 

@@ -1,4 +1,4 @@
-import { diag, type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
+import { type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { hideValues } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
@@ -13,6 +13,7 @@ import {
   recognizeToolSpan,
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
+import { logger } from '../logger';
 
 /** The `SpanExporter` contract, structurally: any SDK line's exporters fit. */
 export interface SpanExporterLike<S extends ReadableSpanLike = ReadableSpanLike> {
@@ -57,7 +58,7 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     try {
       enriched = spans.map((span) => this.enrich(span));
     } catch (error) {
-      diag.error(`${NAME}: enrichment failed; exporting the spans as they are`, error);
+      logger.error(`${NAME}: enrichment failed; exporting the spans as they are`, error);
     }
     this.exporter.export(enriched, resultCallback);
   }

@@ -1,9 +1,10 @@
-import { diag, trace, type Attributes, type Context, type SpanStatusCode } from '@opentelemetry/api';
+import { trace, type Attributes, type Context, type SpanStatusCode } from '@opentelemetry/api';
 import { argumentTextsToHide } from '../tool-span/active-tool-call';
 import { hideValues, scrubMessage } from '../redact/text';
 import { redactPath, redactQuery, redactUrl, type UrlRedaction } from '../redact/url';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import { recognizeToolSpan } from '../tool-span/recognition';
+import { logger } from '../logger';
 
 export interface RedactingSpanProcessorOptions {
   /**
@@ -76,7 +77,7 @@ export class RedactingSpanProcessor {
       if (this.scopes.size >= MAX_TRACKED_SPANS) this.scopes.delete(this.scopes.keys().next().value!);
       this.scopes.set(span.spanContext().spanId, scope);
     } catch (error) {
-      diag.error(`${NAME}: onStart failed`, error);
+      logger.error(`${NAME}: onStart failed`, error);
     }
   }
 
@@ -90,7 +91,7 @@ export class RedactingSpanProcessor {
       redactAttributes(span, QUERY_KEYS, (value) => redactQuery(value, redaction));
       if (underTool && scope.hidden.length > 0) hideEverywhere(span, scope.hidden);
     } catch (error) {
-      diag.error(`${NAME}: onEnding failed`, error);
+      logger.error(`${NAME}: onEnding failed`, error);
     }
   }
 

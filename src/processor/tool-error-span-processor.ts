@@ -1,4 +1,4 @@
-import { diag, SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
+import { SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { hideValues, scrubMessage } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
@@ -14,6 +14,7 @@ import {
   recognizeToolSpan,
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
+import { logger } from '../logger';
 
 export interface ToolErrorSpanProcessorOptions {
   /**
@@ -59,7 +60,7 @@ export class ToolErrorSpanProcessor {
       if (recognizeToolSpan(span, this.isToolSpan) !== undefined) this.openToolSpans.open(span.spanContext());
       else if (this.openToolSpans.size > 0) this.openToolSpans.started(span);
     } catch (error) {
-      diag.error(`${NAME}: onStart failed`, error);
+      logger.error(`${NAME}: onStart failed`, error);
     }
   }
 
@@ -90,7 +91,7 @@ export class ToolErrorSpanProcessor {
       if (span.events.length > 0 && !madeByUs(span))
         redactExceptionEvents(span.events as EventLike[], hidden);
     } catch (error) {
-      diag.error(`${NAME}: onEnding failed`, error);
+      logger.error(`${NAME}: onEnding failed`, error);
     }
   }
 
@@ -100,7 +101,7 @@ export class ToolErrorSpanProcessor {
     try {
       this.openToolSpans.ended(span);
     } catch (error) {
-      diag.error(`${NAME}: onEnd failed`, error);
+      logger.error(`${NAME}: onEnd failed`, error);
     }
   }
 
@@ -131,7 +132,7 @@ export class ToolErrorSpanProcessor {
     this.checkedOnEnding = true;
     if (this.sawOnEnding) return;
     this.openToolSpans.clear();
-    diag.warn(
+    logger.warn(
       `${NAME}: SpanProcessor.onEnding is never called here, so failed tool spans cannot be marked before export. ` +
         'onEnding needs @opentelemetry/sdk-trace-base >= 2.3.0 (or @opentelemetry/sdk-trace 3.x), and a processor ' +
         'that wraps this one must forward it. Until then, wrap your exporter in ToolErrorEnrichingExporter instead.',

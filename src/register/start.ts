@@ -1,6 +1,7 @@
 import { loadPackage } from './load';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
+import { warnUser } from './stderr';
 import type { Telemetry } from './telemetry';
 
 const STARTED_KEY = Symbol.for('otel-tool-errors.register.started');
@@ -38,15 +39,15 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     if (settings.disabled) return undefined;
     const holder = globalThis as { [STARTED_KEY]?: boolean };
     if (holder[STARTED_KEY]) {
-      console.warn(
-        'otel-tool-errors/register: already started in this process; loaded twice? ' +
+      warnUser(
+        'already started in this process; loaded twice? ' +
           'Use --import alone for ESM apps (it covers CommonJS too), or --require alone for CommonJS apps.',
       );
       return undefined;
     }
     if (tracerProviderRegistered()) {
-      console.warn(
-        'otel-tool-errors/register: an OpenTelemetry SDK is already registered in this process; not starting a second one. ' +
+      warnUser(
+        'an OpenTelemetry SDK is already registered in this process; not starting a second one. ' +
           'Add ToolErrorSpanProcessor, ToolMetricsSpanProcessor and ToolInstrumentation to that SDK instead.',
       );
       return undefined;
@@ -60,7 +61,7 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     shutdownOnExit(telemetry, Math.max(settings.traces.timeoutMillis, settings.metrics.timeoutMillis));
     return telemetry;
   } catch (err) {
-    console.warn('otel-tool-errors/register: could not start OpenTelemetry; the app runs without it.', err);
+    warnUser('could not start OpenTelemetry; the app runs without it.', err);
     return undefined;
   }
 }

@@ -1,4 +1,3 @@
-import { diag } from '@opentelemetry/api';
 import {
   ATTR_AI_TOOL_CALL_NAME,
   ATTR_GENKIT_NAME,
@@ -17,6 +16,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '../semconv';
 import type { ReadableSpanLike } from './span-shape';
+import { logger } from '../logger';
 
 /**
  * Which convention a tool span follows; it says where the tool's name and result are.
@@ -116,7 +116,7 @@ export function guardMatcher(matcher: unknown, owner: string): ToolSpanMatcher |
     } catch (error) {
       if (!reported) {
         reported = true;
-        diag.warn(`${owner}: the isToolSpan option threw; such spans are treated as non-tool spans`, error);
+        logger.warn(`${owner}: the isToolSpan option threw; such spans are treated as non-tool spans`, error);
       }
       return false;
     }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { classifyToolError, EVIDENCE_ORDER, isStrongerEvidence } from '../../src/classify';
+import { classifyToolError, EVIDENCE_ORDER } from '../../src';
+import { isStrongerEvidence } from '../../src/classify/evidence';
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 

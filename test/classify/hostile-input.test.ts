@@ -2,15 +2,14 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import {
   TOOL_ERROR_KINDS,
-  classifyMessage,
-  MAX_SCANNED_MESSAGE_LENGTH,
   classifyToolError,
   classifyToolResult,
-  resetErrorTypes,
   setMaxErrorTypes,
   DEFAULT_MAX_ERROR_TYPES,
   type ToolErrorClassification,
 } from '../../src';
+import { resetErrorTypes } from '../../src/classify/error-type';
+import { classifyMessage, MAX_SCANNED_MESSAGE_LENGTH } from '../../src/classify/message';
 
 function expectValid(c: ToolErrorClassification): void {
   expect(TOOL_ERROR_KINDS).to.include(c.kind);

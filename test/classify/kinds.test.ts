@@ -1,13 +1,6 @@
 import { expect } from 'chai';
-import {
-  ADK_CONTRACT_CODES,
-  ENTELIX_KINDS,
-  TOOL_ERROR_KINDS,
-  TOOL_ERROR_KIND_MEANINGS,
-  TS_AGENT_KINDS,
-  isToolErrorKind,
-  kindFromSeedVocabulary,
-} from '../../src';
+import { classifyToolError, TOOL_ERROR_KINDS, TOOL_ERROR_KIND_MEANINGS, isToolErrorKind } from '../../src';
+import { kindFromAlias } from '../../src/classify/kind-aliases';
 
 describe('the tool.error_kind meanings table', () => {
   // Pins every row: changing a flag is a breaking change for dashboards and retry policies.
@@ -48,9 +41,13 @@ describe('the tool.error_kind meanings table', () => {
   });
 });
 
-describe('seed vocabularies', () => {
-  it("maps entelix's seven kinds", () => {
-    expect(ENTELIX_KINDS).to.deep.equal({
+describe("other libraries' kind names", () => {
+  /** What `classifyToolError` reads from another library's `ToolExecutionError { kind }`. */
+  const kindOf = (kind: string) =>
+    classifyToolError(Object.assign(new Error('failed'), { name: 'ToolExecutionError', kind })).kind;
+
+  it('reads a seven-kind vocabulary: the same names, and validation as invalid_input', () => {
+    const expected: Record<string, string> = {
       transient: 'transient',
       rate_limit: 'rate_limit',
       quota: 'quota',
@@ -58,11 +55,12 @@ describe('seed vocabularies', () => {
       permanent: 'permanent',
       validation: 'invalid_input',
       internal: 'internal',
-    });
+    };
+    for (const [kind, ours] of Object.entries(expected)) expect(kindOf(kind), kind).to.equal(ours);
   });
 
-  it("maps the TypeScript agent's kinds and keeps their executed flag", () => {
-    const executedInSeed: Record<string, boolean> = {
+  it('reads agent kinds and keeps their executed flag', () => {
+    const executedThere: Record<string, boolean> = {
       unknown_tool: false,
       invalid_parameters: false,
       not_permitted: false,
@@ -73,22 +71,29 @@ describe('seed vocabularies', () => {
       execution_error: true,
       internal_error: true,
     };
-    expect(Object.keys(TS_AGENT_KINDS)).to.have.members(Object.keys(executedInSeed));
-    for (const [seedKind, executed] of Object.entries(executedInSeed)) {
-      expect(TOOL_ERROR_KIND_MEANINGS[TS_AGENT_KINDS[seedKind]].executed, seedKind).to.equal(executed);
+    for (const [kind, executed] of Object.entries(executedThere)) {
+      const ours = kindOf(kind);
+      expect(isToolErrorKind(ours), kind).to.equal(true);
+      expect(TOOL_ERROR_KIND_MEANINGS[ours].executed, kind).to.equal(executed);
     }
+    expect(kindOf('invalid_parameters')).to.equal('invalid_input');
+    expect(kindOf('limit_exceeded')).to.equal('not_permitted');
+    expect(kindOf('transport_error')).to.equal('network');
+    expect(kindOf('execution_error')).to.equal('tool_error');
+    expect(kindOf('internal_error')).to.equal('internal');
   });
 
-  it('maps the ADK contract codes', () => {
-    expect(ADK_CONTRACT_CODES).to.deep.equal({
+  it('reads result-contract error codes', () => {
+    const expected: Record<string, string> = {
       external_service_error: 'transient',
       rate_limited: 'rate_limit',
       timeout: 'timeout',
       not_found: 'permanent',
       invalid_input: 'invalid_input',
       internal_error: 'internal',
-    });
-    expect(kindFromSeedVocabulary('rate_limited')).to.equal('rate_limit');
-    expect(kindFromSeedVocabulary('hasOwnProperty')).to.equal(undefined);
+    };
+    for (const [code, ours] of Object.entries(expected)) expect(kindOf(code), code).to.equal(ours);
+    expect(kindFromAlias('rate_limited')).to.equal('rate_limit');
+    expect(kindFromAlias('hasOwnProperty')).to.equal(undefined);
   });
 });

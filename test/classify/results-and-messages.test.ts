@@ -3,11 +3,11 @@ import { ToolMessage } from '@langchain/core/messages';
 import {
   ToolErrorType,
   ToolExecutionError,
-  classifyMessage,
   classifyToolError,
   classifyToolResult,
   formatToolErrorForModel,
 } from '../../src';
+import { classifyMessage } from '../../src/classify/message';
 
 describe('classifyToolResult: errors a tool returned', () => {
   it('MCP isError with the SDK text for an unknown tool', () => {

@@ -3,7 +3,7 @@ import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import Bluebird from 'bluebird';
 import { expect } from 'chai';
 import got from 'got';
-import { classifyToolError, classifyToolResult } from '../../src/classify';
+import { classifyToolError, classifyToolResult } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';

@@ -1,11 +1,6 @@
 import { expect } from 'chai';
-import {
-  ToolCallSummary,
-  getToolCallSummary,
-  resetErrorTypes,
-  setMaxErrorTypes,
-  DEFAULT_MAX_ERROR_TYPES,
-} from '../../src';
+import { ToolCallSummary, getToolCallSummary, setMaxErrorTypes, DEFAULT_MAX_ERROR_TYPES } from '../../src';
+import { resetErrorTypes } from '../../src/classify/error-type';
 
 describe('ToolCallSummary', () => {
   afterEach(() => {

@@ -30,7 +30,8 @@ const MARKER = 'FIXTURE_SPANS_JSON:';
 /** Child side: captures `diag` warnings and errors from now on. */
 export function captureDiagnostics(): string[] {
   const captured: string[] = [];
-  const keep = (message: string) => captured.push(message);
+  // The component logger passes its namespace first: the whole line is kept.
+  const keep = (...args: unknown[]) => captured.push(args.map(String).join(' '));
   diag.setLogger(
     { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
     DiagLogLevel.WARN,

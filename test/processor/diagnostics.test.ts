@@ -16,7 +16,8 @@ import { runToolsWithAiSdk } from './scripted-agent';
 /** Everything logged through `diag` at WARN and above while a test runs. */
 function captureDiagnostics(): string[] {
   const captured: string[] = [];
-  const keep = (message: string) => captured.push(message);
+  // The component logger passes its namespace first: the whole line is kept.
+  const keep = (...args: unknown[]) => captured.push(args.map(String).join(' '));
   diag.setLogger(
     { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
     DiagLogLevel.WARN,

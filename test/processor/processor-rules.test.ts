@@ -164,7 +164,13 @@ describe('ToolErrorSpanProcessor rules', () => {
   it('treats a throwing isToolSpan as "no" and says so once', async () => {
     const logged: string[] = [];
     diag.setLogger(
-      { error: () => {}, warn: (m) => logged.push(m), info: () => {}, debug: () => {}, verbose: () => {} },
+      {
+        error: () => {},
+        warn: (...args) => logged.push(args.map(String).join(' ')),
+        info: () => {},
+        debug: () => {},
+        verbose: () => {},
+      },
       DiagLogLevel.WARN,
     );
     try {

@@ -7,11 +7,12 @@ import {
   type DataPoint,
 } from '@opentelemetry/sdk-metrics';
 import { expect } from 'chai';
-import { DEFAULT_MAX_ERROR_TYPES, resetErrorTypes, setMaxErrorTypes } from '../../src/classify';
+import { DEFAULT_MAX_ERROR_TYPES, setMaxErrorTypes } from '../../src';
+import { resetErrorTypes } from '../../src/classify/error-type';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { _resetToolSpanNames, MAX_TOOL_SPAN_NAMES } from '../../src/tool-span/span-name';
-import { ToolCallSummary, ToolMetricsSpanProcessor } from '../../src/metrics';
-import { ToolErrorSpanProcessor } from '../../src/processor';
+import { ToolCallSummary, ToolMetricsSpanProcessor } from '../../src';
+import { ToolErrorSpanProcessor } from '../../src';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { heavy } from './heavy';
 

@@ -2,11 +2,11 @@ import { diag, DiagLogLevel, SpanStatusCode, type Span, type Tracer } from '@ope
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
-import { TOOL_ERROR_KINDS } from '../../src/classify';
+import { TOOL_ERROR_KINDS } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
-import { ToolMetricsSpanProcessor, ToolCallSummary } from '../../src/metrics';
-import { ToolErrorSpanProcessor } from '../../src/processor';
+import { ToolMetricsSpanProcessor, ToolCallSummary } from '../../src';
+import { ToolErrorSpanProcessor } from '../../src';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { errorWithThrowingGetters, throwingProxy } from './tool-behaviours';
 

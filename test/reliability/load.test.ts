@@ -12,11 +12,11 @@ import {
   classifyToolResult,
   TOOL_ERROR_KINDS,
   type ToolErrorClassification,
-} from '../../src/classify';
+} from '../../src';
 import { ToolExecutionError } from '../../src/errors';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
-import { ToolErrorSpanProcessor } from '../../src/processor';
+import { ToolErrorSpanProcessor } from '../../src';
 import { refusedPort } from '../helpers/flaky-server';
 import { ensureContextManager } from '../helpers/tracing';
 import { heavy } from './heavy';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
-import { ToolErrorSpanProcessor } from '../../src/processor';
+import { ToolErrorSpanProcessor } from '../../src';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { heavy } from './heavy';
 import {

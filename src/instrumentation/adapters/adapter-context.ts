@@ -7,7 +7,15 @@ import { logger } from '../../logger';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { ToolInstrumentationConfig } from '../types';
-import { textOrUndefined, type AdapterContext, type ModulePatch, type ToolCallFields } from './adapter';
+import { isObjectLike, read } from '../../classify/safe';
+import {
+  textOrUndefined,
+  type AdapterContext,
+  type AnyFunction,
+  type ExportWrappers,
+  type ModulePatch,
+  type ToolCallFields,
+} from './adapter';
 
 /** Where the context reads its instrumentation's state: live, since tracer and config may change. */
 export interface InstrumentationState {
@@ -24,6 +32,21 @@ export function createAdapterContext(state: InstrumentationState): AdapterContex
     traceToolCall: (fields, run, options) =>
       traceToolCall(state.tracer(), state.config(), toolCallInfo(fields), run, options),
     wrap: (target, name, wrapper) => wrappers.wrap(target, name, wrapper as (original: unknown) => unknown),
+    wrapExports: (exportWrappers) => ({
+      patch: (exports) => {
+        for (const [target, methods] of wrapTargets(exports, exportWrappers)) {
+          for (const [method, wrapper] of Object.entries(methods)) {
+            if (typeof target[method] === 'function')
+              wrappers.wrap(target, method, wrapper as (original: unknown) => unknown);
+          }
+        }
+      },
+      unpatch: (exports) => {
+        for (const [target, methods] of wrapTargets(exports, exportWrappers)) {
+          for (const method of Object.keys(methods)) wrappers.unwrap(target, method);
+        }
+      },
+    }),
     unwrap: (target, name) => wrappers.unwrap(target, name),
     isEnabled: state.isEnabled,
     patchPackage: (name, supported, patch) => {
@@ -44,6 +67,19 @@ export function createAdapterContext(state: InstrumentationState): AdapterContex
         ),
       ),
   };
+}
+
+type Methods = Record<string, (original: AnyFunction) => AnyFunction>;
+
+/** The objects `wrappers` name in `exports` (class prototypes, the exports themselves) with their methods. */
+function wrapTargets(exports: unknown, { prototypes = {}, functions }: ExportWrappers) {
+  const targets: Array<[Record<string, unknown>, Methods]> = [];
+  for (const [className, methods] of Object.entries(prototypes)) {
+    const prototype = read(read(exports, className), 'prototype');
+    if (isObjectLike(prototype)) targets.push([prototype as Record<string, unknown>, methods]);
+  }
+  if (functions && isObjectLike(exports)) targets.push([exports as Record<string, unknown>, functions]);
+  return targets;
 }
 
 /**

@@ -22,6 +22,14 @@ export interface ModulePatch<Exports = any> {
   unpatch(exports: Exports): void;
 }
 
+/** Wrappers for a module's exports: `(original) => wrapper`, by class and method, or by function. */
+export interface ExportWrappers {
+  /** `{ Client: { callTool: wrap } }` wraps `exports.Client.prototype.callTool`. */
+  prototypes?: Record<string, Record<string, (original: AnyFunction) => AnyFunction>>;
+  /** `{ createTool: wrap }` wraps the exported function `exports.createTool`. */
+  functions?: Record<string, (original: AnyFunction) => AnyFunction>;
+}
+
 /** Files of a package patched the same way: usually one file's CommonJS and ESM builds. */
 export interface FilePatch<Exports = any> extends ModulePatch<Exports> {
   /** Full module names, such as `@langchain/core/dist/tools/index.cjs` (see `builds`). */
@@ -47,6 +55,8 @@ export interface AdapterContext {
   unwrap<T extends object>(target: T, name: keyof T): void;
   /** For code that outlives a `disable()` outside `wrap`: handlers registered once, tool objects made earlier. */
   isEnabled(): boolean;
+  /** The patch that puts `wrappers` on a module's exports (through `wrap`) and takes them off. */
+  wrapExports(wrappers: ExportWrappers): ModulePatch;
   /** Package `name`'s main exports (CommonJS and ESM alike), patched while its version is `supported`. */
   patchPackage(
     name: string,

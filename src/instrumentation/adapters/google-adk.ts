@@ -1,4 +1,5 @@
-import { classifyToolError, classifyToolResult } from '../../classify';
+import { classifyToolError } from '../../classify/classify-error';
+import { classifyToolResult } from '../../classify/result';
 import { ToolExecutionError } from '../../errors';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
@@ -13,8 +14,6 @@ import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
  * A call of an unknown tool ends ADK's step with an error event before any tool runs.
  */
 const SUPPORTED = ['>=2.0.0 <2.1.0'];
-
-type AdkModule = { FunctionTool?: { prototype: Record<string, AnyFunction> } };
 
 interface FunctionToolLike {
   name?: unknown;
@@ -39,21 +38,13 @@ const notingTools = new WeakSet<object>();
 export const googleAdkAdapter: FrameworkAdapter = {
   name: 'google-adk',
   setup(ctx) {
-    const patch = (exports: AdkModule) => {
-      const proto = exports?.FunctionTool?.prototype;
-      if (typeof proto?.runAsync === 'function')
-        ctx.wrap(proto, 'runAsync', (original) => wrapRunAsync(ctx, original));
-      if (typeof proto?.validateArgs === 'function')
-        ctx.wrap(proto, 'validateArgs', (original) => noteFailures(original));
-    };
-    const unpatch = (exports: AdkModule) => {
-      const proto = exports?.FunctionTool?.prototype;
-      if (!proto) return;
-      ctx.unwrap(proto, 'runAsync');
-      ctx.unwrap(proto, 'validateArgs');
+    const functionTool = {
+      runAsync: (original: AnyFunction) => wrapRunAsync(ctx, original),
+      validateArgs: (original: AnyFunction) => noteFailures(original),
     };
     // The CJS and ESM builds are separate classes; the package root exports each.
-    return { modules: [ctx.patchPackage('@google/adk', SUPPORTED, { patch, unpatch })] };
+    const patch = ctx.wrapExports({ prototypes: { FunctionTool: functionTool } });
+    return { modules: [ctx.patchPackage('@google/adk', SUPPORTED, patch)] };
   },
 };
 

@@ -8,7 +8,6 @@ import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } 
  */
 const SUPPORTED = ['>=1.4.0 <1.5.0'];
 
-type ToolsModule = { StructuredTool?: { prototype: Record<string, AnyFunction> } };
 /** `@langchain/core/callbacks/manager`; OpenInference flags it when it adds its tracer. */
 type CallbackManagerModule = { openInferencePatched?: unknown };
 
@@ -23,13 +22,7 @@ export const langchainAdapter: FrameworkAdapter = {
   setup(ctx) {
     const tools = {
       files: builds('@langchain/core/dist/tools/index', 'cjs', 'js'),
-      patch(exports: ToolsModule) {
-        const proto = exports?.StructuredTool?.prototype;
-        if (typeof proto?.call === 'function') ctx.wrap(proto, 'call', (original) => wrapCall(ctx, original));
-      },
-      unpatch(exports: ToolsModule) {
-        if (exports?.StructuredTool) ctx.unwrap(exports.StructuredTool.prototype, 'call');
-      },
+      ...ctx.wrapExports({ prototypes: { StructuredTool: { call: (original) => wrapCall(ctx, original) } } }),
     };
     // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
     const callbackManager = {

@@ -12,8 +12,6 @@ import { noteOwnMethodFailures } from './shared/note-failures';
  */
 const SUPPORTED = ['>=1.1.24 <1.2.0'];
 
-type WorkflowModule = { AgentWorkflow?: { prototype: Record<string, AnyFunction> } };
-
 interface AgentToolCall {
   agentName?: unknown;
   toolName?: unknown;
@@ -36,16 +34,11 @@ const notingTools = new WeakSet<object>();
 export const llamaindexAdapter: FrameworkAdapter = {
   name: 'llamaindex',
   setup(ctx) {
-    const patch = (exports: WorkflowModule) => {
-      const proto = exports?.AgentWorkflow?.prototype;
-      if (typeof proto?.callTool === 'function')
-        ctx.wrap(proto, 'callTool', (original) => wrapCallTool(ctx, original));
-    };
-    const unpatch = (exports: WorkflowModule) => {
-      if (exports?.AgentWorkflow) ctx.unwrap(exports.AgentWorkflow.prototype, 'callTool');
-    };
     // The CJS and ESM builds are separate classes; the package root exports each.
-    return { modules: [ctx.patchPackage('@llamaindex/workflow', SUPPORTED, { patch, unpatch })] };
+    const patch = ctx.wrapExports({
+      prototypes: { AgentWorkflow: { callTool: (original) => wrapCallTool(ctx, original) } },
+    });
+    return { modules: [ctx.patchPackage('@llamaindex/workflow', SUPPORTED, patch)] };
   },
 };
 

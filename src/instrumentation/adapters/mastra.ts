@@ -12,8 +12,6 @@ import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } 
  */
 const SUPPORTED = ['>=1.71.0 <1.72.0'];
 
-type ToolsModule = { createTool?: AnyFunction };
-
 interface MastraTool {
   id?: unknown;
   description?: unknown;
@@ -29,13 +27,7 @@ export const mastraAdapter: FrameworkAdapter = {
   setup(ctx) {
     const tools = {
       files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),
-      patch(exports: ToolsModule) {
-        if (typeof exports?.createTool === 'function')
-          ctx.wrap(exports, 'createTool', (original) => wrapCreateTool(ctx, original!));
-      },
-      unpatch(exports: ToolsModule) {
-        if (exports) ctx.unwrap(exports, 'createTool');
-      },
+      ...ctx.wrapExports({ functions: { createTool: (original) => wrapCreateTool(ctx, original) } }),
     };
     return { modules: [ctx.patchFiles('@mastra/core', SUPPORTED, [tools])] };
   },

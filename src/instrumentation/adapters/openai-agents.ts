@@ -1,5 +1,6 @@
 import { context, createContextKey } from '@opentelemetry/api';
-import { classifyToolError, classifyToolResult } from '../../classify';
+import { classifyToolError } from '../../classify/classify-error';
+import { classifyToolResult } from '../../classify/result';
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 import { noteFailures } from './shared/note-failures';
 
@@ -16,8 +17,6 @@ import { noteFailures } from './shared/note-failures';
  * getters) and the runner calls them through that file's exports, so the file is patched.
  */
 const SUPPORTED = ['>=0.20.0 <0.21.0'];
-
-type ToolModule = { tool?: AnyFunction; invokeFunctionTool?: AnyFunction };
 
 interface FunctionToolLike {
   name?: unknown;
@@ -59,16 +58,12 @@ export const openaiAgentsAdapter: FrameworkAdapter = {
   setup(ctx) {
     const toolFile = {
       files: builds('@openai/agents-core/dist/tool', 'js', 'mjs'),
-      patch(exports: ToolModule) {
-        if (typeof exports?.tool === 'function') ctx.wrap(exports, 'tool', (original) => wrapTool(original!));
-        if (typeof exports?.invokeFunctionTool === 'function')
-          ctx.wrap(exports, 'invokeFunctionTool', (original) => wrapInvokeFunctionTool(ctx, original!));
-      },
-      unpatch(exports: ToolModule) {
-        if (!exports) return;
-        ctx.unwrap(exports, 'tool');
-        ctx.unwrap(exports, 'invokeFunctionTool');
-      },
+      ...ctx.wrapExports({
+        functions: {
+          tool: wrapTool,
+          invokeFunctionTool: (original) => wrapInvokeFunctionTool(ctx, original),
+        },
+      }),
     };
     return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile])] };
   },

@@ -1,5 +1,6 @@
 import { context, trace, type Context, type Span, type SpanKind } from '@opentelemetry/api';
-import { classifyToolError, classifyToolResult } from '../../classify';
+import { classifyToolError } from '../../classify/classify-error';
+import { classifyToolResult } from '../../classify/result';
 import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
 import { isStrongerEvidence } from '../../classify/evidence';
 import { isObjectLike, readString } from '../../classify/safe';

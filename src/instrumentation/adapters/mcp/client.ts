@@ -40,7 +40,7 @@ export function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFun
  * notes the JSON-RPC id on the call's span. The id is the protocol's next message id, which
  * `request` takes synchronously.
  */
-export function wrapRequest(_ctx: AdapterContext, original: AnyFunction): AnyFunction {
+export function wrapRequest(original: AnyFunction): AnyFunction {
   return function request(this: unknown, ...args: unknown[]) {
     const [message] = args;
     if (read(message, 'method') !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) return original.apply(this, args);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import { type AdapterContext, type AnyFunction, type FilePatch, type FrameworkAdapter } from '../adapter';
+import type { AdapterContext, AnyFunction, FrameworkAdapter, ModulePatch } from '../adapter';
 import { wrapCallTool, wrapRequest } from './client';
 import { wrapExecuteToolHandler, wrapSetRequestHandler } from './server';
 
@@ -22,79 +22,45 @@ import { wrapExecuteToolHandler, wrapSetRequestHandler } from './server';
 const V1 = ['>=1.2.0 <2'];
 const V2 = ['>=2.0.0 <3'];
 
-type Prototype = Record<string, AnyFunction>;
-type Exports = Record<string, { prototype: Prototype } | undefined>;
-
-/** What a patch does to one exported class: which methods, wrapped how. */
-interface ClassPatch {
-  exportName: string;
-  methods: Record<string, (ctx: AdapterContext, original: AnyFunction) => AnyFunction>;
-}
-
-const CLIENT: ClassPatch = {
-  exportName: 'Client',
-  methods: { callTool: wrapCallTool, request: wrapRequest },
-};
-const SERVER: ClassPatch = { exportName: 'Server', methods: { setRequestHandler: wrapSetRequestHandler } };
-const MCP_SERVER: ClassPatch = {
-  exportName: 'McpServer',
-  methods: { executeToolHandler: wrapExecuteToolHandler },
-};
-
 export const mcpAdapter: FrameworkAdapter = {
   name: 'mcp',
   setup(ctx) {
-    const client = classPatches(ctx, CLIENT);
-    const server = classPatches(ctx, SERVER);
-    const mcpServer = classPatches(ctx, MCP_SERVER);
-    const v1Files: Array<[string, ClassPatches]> = [
-      ['client/index', client],
-      ['server/index', server],
-      ['server/mcp', mcpServer],
+    const client = {
+      Client: { callTool: (original: AnyFunction) => wrapCallTool(ctx, original), request: wrapRequest },
+    };
+    const server = {
+      Server: { setRequestHandler: (original: AnyFunction) => wrapSetRequestHandler(ctx, original) },
+    };
+    const mcpServer = { McpServer: { executeToolHandler: wrapExecuteToolHandler } };
+    const v1Files: Array<[string, ModulePatch]> = [
+      ['client/index', ctx.wrapExports({ prototypes: client })],
+      ['server/index', ctx.wrapExports({ prototypes: server })],
+      ['server/mcp', ctx.wrapExports({ prototypes: mcpServer })],
     ];
     return {
       modules: [
         ctx.patchFiles(
           '@modelcontextprotocol/sdk',
           V1,
-          v1Files.map(([path, patches]) => ({
+          v1Files.map(([path, patch]) => ({
             files: [
               `@modelcontextprotocol/sdk/dist/esm/${path}.js`,
               `@modelcontextprotocol/sdk/dist/cjs/${path}.js`,
             ],
-            ...patches,
+            ...patch,
           })),
         ),
-        ...v1Files.flatMap(([path, patches]) => absolutePathHooks(ctx, `${path}.js`, patches)),
-        ctx.patchPackage('@modelcontextprotocol/client', V2, client),
-        ctx.patchPackage('@modelcontextprotocol/server', V2, classPatches(ctx, SERVER, MCP_SERVER)),
+        ...v1Files.flatMap(([path, patch]) => absolutePathHooks(ctx, `${path}.js`, patch)),
+        ctx.patchPackage('@modelcontextprotocol/client', V2, ctx.wrapExports({ prototypes: client })),
+        ctx.patchPackage(
+          '@modelcontextprotocol/server',
+          V2,
+          ctx.wrapExports({ prototypes: { ...server, ...mcpServer } }),
+        ),
       ],
     };
   },
 };
-
-type ClassPatches = Omit<FilePatch<Exports>, 'files'>;
-
-/** Wraps, and unwraps, the listed methods of each exported class. */
-function classPatches(ctx: AdapterContext, ...patches: ClassPatch[]): ClassPatches {
-  return {
-    patch(exports) {
-      for (const { exportName, methods } of patches) {
-        const proto = exports?.[exportName]?.prototype;
-        if (!proto) continue;
-        for (const [method, wrap] of Object.entries(methods)) {
-          if (typeof proto[method] === 'function') ctx.wrap(proto, method, (original) => wrap(ctx, original));
-        }
-      }
-    },
-    unpatch(exports) {
-      for (const { exportName, methods } of patches) {
-        const proto = exports?.[exportName]?.prototype;
-        if (proto) for (const method of Object.keys(methods)) ctx.unwrap(proto, method);
-      }
-    },
-  };
-}
 
 /**
  * require-in-the-middle cannot hook the 1.x CJS build by package name: it resolves the package's
@@ -107,7 +73,7 @@ function classPatches(ctx: AdapterContext, ...patches: ClassPatch[]): ClassPatch
 function absolutePathHooks(
   ctx: AdapterContext,
   subpath: string,
-  patches: ClassPatches,
+  patch: ModulePatch,
 ): InstrumentationNodeModuleDefinition[] {
   const entry = process.argv[1];
   const origins = [entry ? dirname(resolvePath(entry)) : undefined, process.cwd()];
@@ -122,5 +88,5 @@ function absolutePathHooks(
   }
   return [...filenames]
     .filter((filename) => filename.endsWith('.js'))
-    .map((filename) => ctx.patchFiles(filename, ['*'], [{ files: [basename(filename, '.js')], ...patches }]));
+    .map((filename) => ctx.patchFiles(filename, ['*'], [{ files: [basename(filename, '.js')], ...patch }]));
 }

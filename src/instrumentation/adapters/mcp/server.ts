@@ -72,7 +72,7 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
  * `executeToolHandler(tool, args, extra)` runs inside the server span: the handler's real error is
  * recorded there (an HTTP status, a Node code) before the SDK turns it into `isError` text.
  */
-export function wrapExecuteToolHandler(_ctx: AdapterContext, original: AnyFunction): AnyFunction {
+export function wrapExecuteToolHandler(original: AnyFunction): AnyFunction {
   return function executeToolHandler(this: unknown, ...args: unknown[]) {
     const tool = args[0] as RegisteredTool | undefined;
     // Task handlers only create a task here; its work runs later, outside this call.
