@@ -6,7 +6,7 @@ import {
 import { logger } from '../../logger';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
-import type { ToolInstrumentationConfig } from '../types';
+import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
 import { isObjectLike, read } from '../../classify/safe';
 import {
   textOrUndefined,
@@ -110,7 +110,14 @@ function logged(module: string, { patch, unpatch }: ModulePatch) {
 }
 
 /** The fields the span records: ids and descriptions only when they are strings with content. */
-function toolCallInfo(fields: ToolCallFields) {
-  const { callId, description, ...rest } = fields;
-  return { ...rest, callId: textOrUndefined(callId), description: textOrUndefined(description) };
+function toolCallInfo(fields: ToolCallFields): ToolCallInfo {
+  // A literal, not a rest/spread copy: this runs on every tool call.
+  return {
+    name: fields.name,
+    callId: textOrUndefined(fields.callId),
+    description: textOrUndefined(fields.description),
+    type: fields.type,
+    args: fields.args,
+    attributes: fields.attributes,
+  };
 }
