@@ -1,11 +1,9 @@
 import { type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
-import { hideValues } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import { isMarkedFailure, markSpanFailed } from '../tool-span/marked-failure';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { ChildHttpFailures } from './http-child-evidence';
-import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
+import { markToolSpan } from './mark-tool-span';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
@@ -80,14 +78,7 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     }
     const httpChild = this.httpFailures.take(span.spanContext().spanId);
     const toolName = missingToolName(span, family);
-    const failure =
-      (isMarkedFailure(span) ? httpChildOverMark(span, httpChild) : undefined) ??
-      readToolSpanFailure(span, family, httpChild);
     const hidden = argumentsHiddenOn(span);
-    const events = [...span.events] as EventLike[];
-    const eventsRedacted = redactExceptionEvents(events, hidden);
-    if (toolName === undefined && failure === undefined && !eventsRedacted) return span;
-
     const attributes: Attributes = { ...span.attributes };
     let status: SpanStatus = span.status as SpanStatus;
     const writer = {
@@ -101,10 +92,10 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
       },
     };
     if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
-    if (failure !== undefined) {
-      const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
-      markSpanFailed(writer, failure.classification, message, failure.fixedErrorType);
-    }
+    const marked = markToolSpan(writer, span, family, httpChild, hidden);
+    const events = [...span.events] as EventLike[];
+    const eventsRedacted = redactExceptionEvents(events, hidden);
+    if (toolName === undefined && !marked && !eventsRedacted) return span;
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {

@@ -1,12 +1,10 @@
 import { SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
-import { hideValues, scrubMessage } from '../redact/text';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { INSTRUMENTATION_NAME } from '../tool-span/scope';
-import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
-import { httpChildOverMark, readToolSpanFailure } from './span-evidence';
+import { markToolSpan } from './mark-tool-span';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
@@ -74,19 +72,7 @@ export class ToolErrorSpanProcessor {
       if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
       // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
       const hidden = argumentsHiddenOn(span);
-      // Marked by the wrapper: the mark stands unless a failed HTTP call under the span is
-      // stronger evidence; then only a status message set since may need scrubbing.
-      const marked = isMarkedFailure(span);
-      const failure = marked
-        ? httpChildOverMark(span, httpChild)
-        : readToolSpanFailure(span, family, httpChild);
-      if (failure !== undefined) {
-        const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
-        markSpanFailed(errorStatusWriter(span), failure.classification, message, failure.fixedErrorType);
-      } else if (marked) {
-        const message = hideValues(markedFailureMessage(span), hidden);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: scrubMessage(message) });
-      }
+      markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);
       // Our own spans' exception events are recorded redacted already.
       if (span.events.length > 0 && !madeByUs(span))
         redactExceptionEvents(span.events as EventLike[], hidden);
