@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { expect } from 'chai';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
@@ -25,64 +24,20 @@ const usage = {
 };
 
 /**
- * A real MCP server (the MCP SDK's McpServer) over Streamable HTTP on 127.0.0.1, one session per
- * client. Its tools fail for real; a `tools/call` of `drop` has its connection destroyed.
+ * A real MCP server over Streamable HTTP on 127.0.0.1, in its own process (fixtures/
+ * mcp-http-server.cjs), so that this file loads no MCP SDK module the MCP adapter's suite patches.
  */
-async function startMcpServer(flakyUrl: string) {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const metas: Any[] = [];
-  const newServer = () => {
-    const mcp = new McpServer({ name: 'files', version: '1.0.0' });
-    mcp.registerTool('locked', { description: 'Opens a file.' }, async (extra: Any) => {
-      metas.push(extra._meta ?? {});
-      return {
-        isError: true,
-        content: [{ type: 'text' as const, text: 'the file is locked by another process' }],
-      };
-    });
-    mcp.registerTool('upstream', { description: 'Asks the upstream API.' }, async () => {
-      const response = await fetch(`${flakyUrl}/503`);
-      if (!response.ok) throw new Error(`upstream answered HTTP ${response.status}`);
-      return { content: [{ type: 'text' as const, text: await response.text() }] };
-    });
-    mcp.registerTool('drop', { description: 'Never answers.' }, async () => ({ content: [] }));
-    mcp.registerTool('ok', { description: 'Works.' }, async () => ({
-      content: [{ type: 'text' as const, text: 'fine' }],
-    }));
-    return mcp;
-  };
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-    if (body?.method === 'tools/call' && body.params?.name === 'drop') {
-      req.socket.destroy();
-      return;
-    }
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => {
-          sessions.set(id, transport!);
-        },
-      });
-      await newServer().connect(transport);
-    }
-    await transport.handleRequest(req, res, body);
-  };
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
+async function startMcpServer(upstreamUrl: string) {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'mcp-http-server.cjs')], {
+    env: { ...process.env, UPSTREAM_URL: upstreamUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    metas,
+    url: line,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      child.kill();
+      await once(child, 'exit');
     },
   };
 }
@@ -99,7 +54,7 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
     instrumentation.setTracerProvider(tracing.provider);
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     flaky = await startFlakyServer();
-    mcpServer = await startMcpServer(flaky.url);
+    mcpServer = await startMcpServer(`${flaky.url}/503`);
   });
   afterEach(() => tracing.reset());
   after(async () => {
@@ -160,10 +115,9 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
       });
 
       it('sends the trace context in params._meta', async () => {
-        mcpServer.metas.length = 0;
-        await run('locked');
-        const { traceId, spanId } = clientSpan('locked').spanContext();
-        expect(mcpServer.metas[0]?.traceparent).to.equal(`00-${traceId}-${spanId}-01`);
+        const result = await run('meta');
+        const { traceId, spanId } = clientSpan('meta').spanContext();
+        expect(JSON.parse(result.content[0].text).traceparent).to.equal(`00-${traceId}-${spanId}-01`);
       });
 
       it("a server tool that got a 503: tool_error, the status from the server's text in tool.error_detail_type", async () => {
