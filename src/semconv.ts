@@ -91,6 +91,13 @@ export const ATTR_GENKIT_TYPE = 'genkit:type';
 export const ATTR_GENKIT_SUBTYPE = 'genkit:metadata:subtype';
 export const ATTR_GENKIT_NAME = 'genkit:name';
 export const ATTR_GENKIT_OUTPUT = 'genkit:output';
+/**
+ * Strands Agents: span `execute_tool {name}`; `gen_ai.tool.status` is its result's status, and the
+ * result's content is the `message` of its `gen_ai.choice` event (Strands' own names).
+ */
+export const ATTR_STRANDS_TOOL_STATUS = 'gen_ai.tool.status';
+export const STRANDS_RESULT_EVENT = 'gen_ai.choice';
+export const ATTR_STRANDS_RESULT_MESSAGE = 'message';
 /** Google ADK: span `execute_tool {name}`; the result on success. */
 export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
 /** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */

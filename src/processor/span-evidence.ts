@@ -17,6 +17,8 @@ import {
   ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT,
   ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR,
   ATTR_OPENINFERENCE_OUTPUT_VALUE,
+  ATTR_STRANDS_RESULT_MESSAGE,
+  ATTR_STRANDS_TOOL_STATUS,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
@@ -25,6 +27,7 @@ import {
   ERROR_TYPE_VALUE_OTHER,
   ERROR_TYPE_VALUE_TOOL_ERROR,
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+  STRANDS_RESULT_EVENT,
 } from '../semconv';
 import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
@@ -255,8 +258,26 @@ function readReturnedError(
   return (
     classifyResultText(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]) ??
     (key === undefined ? undefined : classifyResultText(span.attributes[key])) ??
-    (family === 'gen_ai' ? classifyResultText(span.attributes[ATTR_TRACELOOP_ENTITY_OUTPUT]) : undefined)
+    (family === 'gen_ai'
+      ? (classifyResultText(span.attributes[ATTR_TRACELOOP_ENTITY_OUTPUT]) ?? readStrandsErrorResult(span))
+      : undefined)
   );
+}
+
+/**
+ * Strands ends the span of a call answered with an error result but nothing thrown (an unknown
+ * tool, a tool returning `status: 'error'`) without status or exception, and writes
+ * `gen_ai.tool.status=error`; the result's text is in its `gen_ai.choice` event.
+ */
+function readStrandsErrorResult(span: ReadableSpanLike): ToolErrorClassification | undefined {
+  if (span.attributes[ATTR_STRANDS_TOOL_STATUS] !== 'error') return undefined;
+  const event = span.events.find((e) => e.name === STRANDS_RESULT_EVENT);
+  const message = event?.attributes?.[ATTR_STRANDS_RESULT_MESSAGE];
+  const content =
+    typeof message === 'string' && message.length <= MAX_RESULT_LENGTH
+      ? (parseJson(message) ?? message)
+      : undefined;
+  return classifyToolResult({ isError: true, content });
 }
 
 function classifyResultText(value: unknown): ToolErrorClassification | undefined {

@@ -3,11 +3,22 @@
  * framework and every mode. The tool bodies are in apps/shapes.cjs, under the same names.
  * Every framework shows every shape: for `returned_error`, each driver returns its framework's
  * own error result (MCP `isError`, LangChain `ToolMessage { status: 'error' }`, Mastra
- * `{ error: true, message }`); the AI SDK and OpenAI Agents have none and take any value, so
- * their drivers return `{ error }`, the common convention.
+ * `{ error: true, message }`, a Strands `ToolResultBlock` with status `error`); the AI SDK, OpenAI
+ * Agents and Genkit have none and take any value, so their drivers return `{ error }`, the common
+ * convention.
  */
 
-export const FRAMEWORKS = ['ai-sdk-v6', 'ai-sdk-v7', 'langchain', 'mcp', 'openai-agents', 'mastra'] as const;
+export const FRAMEWORKS = [
+  'ai-sdk-v6',
+  'ai-sdk-v7',
+  'ai-sdk-mcp',
+  'langchain',
+  'mcp',
+  'openai-agents',
+  'mastra',
+  'genkit',
+  'strands',
+] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 export interface ExpectedError {

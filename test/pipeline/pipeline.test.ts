@@ -139,6 +139,7 @@ describe('the whole pipeline: every framework under every set-up, exported over 
   /** The cell's one tool span carries the table's answer; the run's output is in every message. */
   function expectCell(framework: Framework, mode: Mode, shape: ShapeName) {
     if (framework === 'mcp') return expectMcpCell(mode, shape);
+    if (framework === 'ai-sdk-mcp') return expectAiSdkMcpCell(mode, shape);
     const { spans, context } = cellSpans(framework, mode, shape);
     expect(spans, `one tool span for the call\n${context}`).to.have.length(1);
     expectAnswer(spans[0]!, SHAPES[shape].expected, context);
@@ -168,6 +169,37 @@ describe('the whole pipeline: every framework under every set-up, exported over 
         : {};
     expectAnswer(server[0]!, expected && { ...expected, 'error.type': 'tool_error', ...detail }, context);
     expectAnswer(client[0]!, expected && { 'error.type': 'tool_error' }, context);
+  }
+
+  /**
+   * The AI SDK running `@ai-sdk/mcp` tools: one span on the client side, the AI SDK's
+   * `execute_tool` span (no second `tools/call` span) with the MCP attributes, marked from the
+   * `isError` result the client got; and the MCP server's SERVER span, its child through the trace
+   * context the client sent, with the table's answer as in the MCP cells.
+   */
+  function expectAiSdkMcpCell(mode: Mode, shape: ShapeName) {
+    const { spans, context } = cellSpans('ai-sdk-mcp', mode, shape);
+    const client = spans.filter((s) => s.kind === 1);
+    const server = spans.filter((s) => s.kind === 2);
+    expect(
+      [client.length, server.length, spans.length],
+      `one client-side and one SERVER span\n${context}`,
+    ).to.deep.equal([1, 1, 2]);
+    expect(client[0]!.attributes['mcp.method.name'], context).to.equal('tools/call');
+    expect(server[0]!.parentSpanId, `the server span is the client span's child\n${context}`).to.equal(
+      client[0]!.spanId,
+    );
+    const { expected } = SHAPES[shape];
+    const detail =
+      expected && expected['error.type'] !== 'tool_error'
+        ? { 'tool.error_detail_type': expected['error.type'] }
+        : {};
+    expectAnswer(server[0]!, expected && { ...expected, 'error.type': 'tool_error', ...detail }, context);
+    if (!expected) return expectAnswer(client[0]!, undefined, context);
+    // The client sees only the server's text, so its answer is the one that text gives.
+    expect(client[0]!.statusCode, context).to.equal(2);
+    expect(client[0]!.attributes['error.type'], context).to.be.a('string');
+    expect(client[0]!.attributes['tool.error_kind'], context).to.be.a('string');
   }
 
   for (const framework of FRAMEWORKS) {

@@ -1,6 +1,6 @@
-import { types } from 'node:util';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
+import { ConfigurableExports } from './shared/configurable-exports';
 
 /**
  * Vercel AI SDK v6 (`ai` 5.x and 6.x). A tool does not know its name (it is the key in `tools`), so
@@ -13,7 +13,7 @@ import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
  * `execute`; they get a span when their step finishes (`onStepFinish`), from the SDK's error.
  *
  * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
- * exports (kept per module, so unpatching restores the originals on that same copy).
+ * exports (see `ConfigurableExports`).
  */
 const SUPPORTED = ['>=6.0.326 <6.1.0'];
 const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
@@ -28,21 +28,10 @@ interface AiTool {
 export const aiSdkV6Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v6',
   setup(ctx) {
-    const copies = new WeakMap<object, AiModule>();
-    const patchTarget = (exports: AiModule): AiModule => {
-      if (types.isProxy(exports)) return exports;
-      let copy = copies.get(exports);
-      if (!copy) {
-        const descriptors = Object.getOwnPropertyDescriptors(exports);
-        for (const descriptor of Object.values(descriptors)) descriptor.configurable = true;
-        copy = Object.defineProperties({}, descriptors) as AiModule;
-        copies.set(exports, copy);
-      }
-      return copy;
-    };
+    const exportsCopies = new ConfigurableExports<AiModule>();
     const patch = (exports: AiModule) => {
       if (!exports) return exports;
-      const target = patchTarget(exports);
+      const target = exportsCopies.writable(exports);
       for (const name of WRAPPED_FUNCTIONS) {
         if (typeof target[name] === 'function') {
           ctx.wrap(target, name, (original) => wrapGenerate(ctx, original as AnyFunction));
@@ -56,7 +45,7 @@ export const aiSdkV6Adapter: FrameworkAdapter = {
     };
     const unpatch = (exports: AiModule) => {
       if (!exports) return;
-      const target = types.isProxy(exports) ? exports : copies.get(exports);
+      const target = exportsCopies.patched(exports);
       if (!target) return;
       for (const name of WRAPPED_FUNCTIONS) ctx.unwrap(target, name);
       if (target.ToolLoopAgent) ctx.unwrap(target.ToolLoopAgent.prototype, 'prepareCall');

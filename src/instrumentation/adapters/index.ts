@@ -1,4 +1,5 @@
 import type { FrameworkAdapter } from './adapter';
+import { aiSdkMcpAdapter } from './ai-sdk-mcp';
 import { aiSdkV6Adapter } from './ai-sdk-v6';
 import { aiSdkV7Adapter } from './ai-sdk-v7';
 import { googleAdkAdapter } from './google-adk';
@@ -14,6 +15,7 @@ export const ADAPTERS: readonly FrameworkAdapter[] = [
   langchainAdapter,
   aiSdkV6Adapter,
   aiSdkV7Adapter,
+  aiSdkMcpAdapter,
   openaiAgentsAdapter,
   mastraAdapter,
   googleAdkAdapter,

@@ -65,7 +65,7 @@ function noteRequestId(protocol: unknown): void {
 }
 
 /** The request with `traceparent`, `tracestate` and `baggage` in a new `params._meta`, or `undefined`. */
-function injectTraceContext(message: Record<string, unknown>): Record<string, unknown> | undefined {
+export function injectTraceContext(message: Record<string, unknown>): Record<string, unknown> | undefined {
   const params = read(message, 'params');
   const meta = read(params, '_meta');
   const carrier: Record<string, unknown> = isObjectLike(meta) ? { ...meta } : {};
