@@ -4,9 +4,10 @@ import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import type { TestTracing } from '../helpers/tracing';
 import { callApi, errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
@@ -17,47 +18,36 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
+/** The first part of a step's content of the given type. */
+function partOf(content: unknown, type: string) {
+  return (content as Array<{ type: string; error?: unknown; output?: unknown }>).find(
+    (part) => part.type === type,
+  );
+}
+
 describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with MockLanguageModelV3)', () => {
+  const bed = useAdapterTestBed();
   let tracing: TestTracing;
   let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
   let ai: typeof Ai;
   let MockLanguageModelV3: typeof AiTest.MockLanguageModelV3;
   let tools: Ai.ToolSet;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
-    const closedPort = await refusedPort();
+    ({ tracing, instrumentation } = bed);
     ai = load('ai');
     ({ MockLanguageModelV3 } = load('ai/test') as typeof AiTest);
     tools = {
       fetch_path: ai.tool({
         description: 'GETs a path on the test API',
         inputSchema: z.object({ path: z.string() }),
-        execute: async ({ path }, { abortSignal }) => callApi(server.url + path, abortSignal),
-      }),
-      fetch_closed: ai.tool({
-        inputSchema: z.object({}),
-        execute: async () => callApi(`http://127.0.0.1:${closedPort}/`),
-      }),
-      slow: ai.tool({
-        inputSchema: z.object({}),
-        execute: async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)),
+        execute: async ({ path }, { abortSignal }) => callApi(bed.server.url + path, abortSignal),
       }),
       adk_contract: ai.tool({
         inputSchema: z.object({}),
         execute: async () => ({ success: false, error: { status: 503, message: 'upstream unavailable' } }),
       }),
     };
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** A mock model that calls `toolName` with `input` once, then answers. */
@@ -109,33 +99,24 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       ...extra,
     });
 
-  for (const [path, type, kind] of [
-    ['/500', '500', 'transient'],
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`generateText: a real ${path} answer is ${kind}, while the SDK returns a tool-error part`, async () => {
-      const { value, agent } = await underAgent(() => generate('fetch_path', { path }));
-      const toolError = value.steps[0]!.content.find((part) => part.type === 'tool-error');
-      expect((toolError as { error?: Error } | undefined)?.error?.message).to.equal(
-        `GET ${path.split('?')[0]} failed`,
+  describeAdapterConformance({
+    describesTool: true,
+    async call(tool) {
+      const conformanceTools = {
+        [tool.name]: ai.tool({
+          description: tool.description,
+          inputSchema: z.object({ path: z.string() }),
+          execute: (input) => tool.execute(input),
+        }),
+      };
+      const { value, agent } = await underAgent(() =>
+        generate(tool.name, tool.input, { tools: conformanceTools }),
       );
-      const span = toolSpan('fetch_path', agent);
-      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
-      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    });
-  }
-
-  it('classifies a refused port and an AbortSignal.timeout', async () => {
-    const closed = await underAgent(() => generate('fetch_closed', {}));
-    expect(errorOf(toolSpan('fetch_closed', closed.agent))).to.include({
-      type: 'ECONNREFUSED',
-      kind: 'network',
-    });
-    const slow = await underAgent(() => generate('slow', {}));
-    expect(errorOf(toolSpan('slow', slow.agent))).to.include({ type: 'timeout', kind: 'timeout' });
+      return { span: toolSpan(tool.name, agent), answer: value.steps[0]!.content };
+    },
+    expectFailureAnswer: (content, thrown) => expect(partOf(content, 'tool-error')?.error).to.equal(thrown),
+    expectSuccessAnswer: (content, returned) =>
+      expect(partOf(content, 'tool-result')?.output).to.equal(returned),
   });
 
   it('marks a returned { success: false } result from its status', async () => {
