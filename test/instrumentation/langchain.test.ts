@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { describeAdapterConformance, type ConformanceTool } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import type { TestTracing } from '../helpers/tracing';
 import { callApi, errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
@@ -16,48 +17,26 @@ interface LcTool {
 }
 
 describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => {
+  const bed = useAdapterTestBed();
   let tracing: TestTracing;
   let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  let tools: Record<string, any>;
   let fetchPath: LcTool;
-  let fetchClosed: LcTool;
-  let slow: LcTool;
   let StructuredTool: { prototype: { call: { __wrapped?: boolean; __original?: unknown } } };
   let ToolNode: new (tools: LcTool[]) => { invoke(state: unknown): Promise<{ messages: unknown[] }> };
   let AIMessage: new (fields: unknown) => unknown;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
-    const closedPort = await refusedPort();
-    const tools = load('@langchain/core/tools');
+    ({ tracing, instrumentation } = bed);
+    tools = load('@langchain/core/tools');
     ({ StructuredTool } = tools);
     ({ ToolNode } = load('@langchain/langgraph/prebuilt'));
     ({ AIMessage } = load('@langchain/core/messages'));
-    fetchPath = tools.tool(async ({ path }: { path: string }) => callApi(server.url + path), {
+    fetchPath = tools.tool(async ({ path }: { path: string }) => callApi(bed.server.url + path), {
       name: 'fetch_path',
       description: 'GETs a path on the test API',
       schema: z.object({ path: z.string() }),
     });
-    fetchClosed = new tools.DynamicStructuredTool({
-      name: 'fetch_closed',
-      description: 'GETs a closed port',
-      schema: z.object({}),
-      func: async () => callApi(`http://127.0.0.1:${closedPort}/`),
-    });
-    slow = tools.tool(async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)), {
-      name: 'slow',
-      description: 'Never answers',
-      schema: z.object({}),
-    });
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   async function underAgent<T>(run: () => Promise<T>) {
@@ -80,21 +59,35 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     return span;
   }
 
-  for (const [path, type, kind] of [
-    ['/500', '500', 'transient'],
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`tool().invoke: a real ${path} answer is ${kind}, and the original error is rethrown`, async () => {
-      const { error, agent } = await underAgent(() => fetchPath.invoke({ path }));
-      expect((error as Error).message).to.equal(`GET ${path.split('?')[0]} failed`);
-      const span = toolSpan('fetch_path', agent);
-      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
-      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    });
-  }
+  /** A driver that builds the conformance tool with `build` and invokes it under an agent span. */
+  const invoking = (build: (tool: ConformanceTool) => LcTool) => ({
+    describesTool: true,
+    async call(tool: ConformanceTool) {
+      const { value, error, agent } = await underAgent(() => build(tool).invoke(tool.input));
+      return { span: toolSpan(tool.name, agent), answer: { value, error } };
+    },
+    // The original error is rethrown, the value returned.
+    expectFailureAnswer: (answer: unknown, thrown: unknown) =>
+      expect((answer as { error: unknown }).error).to.equal(thrown),
+    expectSuccessAnswer: (answer: unknown, returned: string) =>
+      expect((answer as { value: unknown }).value).to.equal(returned),
+  });
+  const schema = z.object({ path: z.string() });
+
+  describe('tool()', () => {
+    describeAdapterConformance(
+      invoking(({ name, description, execute }) => tools.tool(execute, { name, description, schema })),
+    );
+  });
+
+  describe('DynamicStructuredTool', () => {
+    describeAdapterConformance(
+      invoking(
+        ({ name, description, execute }) =>
+          new tools.DynamicStructuredTool({ name, description, schema, func: execute }),
+      ),
+    );
+  });
 
   it('takes the call id from a tool_call input', async () => {
     const { value, agent } = await underAgent(() =>
@@ -115,16 +108,6 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
       executed: false,
       status: SpanStatusCode.ERROR,
     });
-  });
-
-  it('DynamicStructuredTool: a refused connection is network ECONNREFUSED', async () => {
-    const { agent } = await underAgent(() => fetchClosed.invoke({}));
-    expect(errorOf(toolSpan('fetch_closed', agent))).to.include({ type: 'ECONNREFUSED', kind: 'network' });
-  });
-
-  it('an AbortSignal.timeout is timeout', async () => {
-    const { agent } = await underAgent(() => slow.invoke({}));
-    expect(errorOf(toolSpan('slow', agent))).to.include({ type: 'timeout', kind: 'timeout' });
   });
 
   it('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage', async () => {

@@ -8,9 +8,11 @@ import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { classifyToolError } from '../../src';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import type { FlakyServer } from '../helpers/flaky-server';
+import type { TestTracing } from '../helpers/tracing';
 import { errorOf } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
@@ -25,6 +27,7 @@ interface ModelToolCall {
 }
 
 describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () => {
+  const bed = useAdapterTestBed();
   let tracing: TestTracing;
   let instrumentation: ToolInstrumentation;
   let server: FlakyServer;
@@ -35,10 +38,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   let fetchPath: MastraTools.Tool;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
+    ({ tracing, instrumentation, server } = bed);
     tools = load('@mastra/core/tools');
     ({ Agent } = load('@mastra/core/agent'));
     workflows = load('@mastra/core/workflows');
@@ -47,21 +47,14 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     fetchPath = tools.createTool({
       id: 'fetch_path',
       description: 'GETs a path on the test API',
-      inputSchema: z.object({ path: z.string(), timeoutMs: z.number().optional() }),
+      inputSchema: z.object({ path: z.string() }),
       outputSchema: z.object({ body: z.string() }),
-      execute: async ({ path, timeoutMs }) => {
-        const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-        const res = await fetch(server.url + path, { signal });
+      execute: async ({ path }) => {
+        const res = await fetch(server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
         return { body: await res.text() };
       },
     }) as MastraTools.Tool;
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** A model that calls the given tools once, then answers; it records what the tools returned. */
@@ -93,16 +86,10 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     return { model, toolResults };
   }
 
-  /** Runs an agent (under a parent span) whose model calls `fetch_path` with `input`. */
-  async function runAgent(input: unknown, toolName = 'fetch_path') {
+  /** Runs an agent (under a parent span) whose model calls `toolName` with `input`. */
+  async function runAgent(input: unknown, toolName = 'fetch_path', agentTools = { fetch_path: fetchPath }) {
     const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
-    const agent = new Agent({
-      id: 'tester',
-      name: 'tester',
-      instructions: 'test',
-      model,
-      tools: { fetch_path: fetchPath },
-    });
+    const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: agentTools });
     const parent = tracing.tracer.startSpan('agent');
     const result = await context.with(trace.setSpan(context.active(), parent), () => agent.generate('go'));
     parent.end();
@@ -110,59 +97,34 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     return { parent, toolResult: toolResults[0] as { output?: { type?: string; value?: unknown } } };
   }
 
-  function toolSpan(parent: { spanContext(): { spanId: string } }) {
-    const span = tracing.span('execute_tool fetch_path');
+  function toolSpan(parent: { spanContext(): { spanId: string } }, name = 'fetch_path') {
+    const span = tracing.span(`execute_tool ${name}`);
     expect(span.kind).to.equal(SpanKind.INTERNAL);
     expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
     expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal('fetch_path');
-    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
+    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
+    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
     expect(span.attributes['gen_ai.tool.type']).to.equal('function');
     return span;
   }
 
-  it('records the real HTTP 500 that the agent hands the model as text', async () => {
-    const { parent, toolResult } = await runAgent({ path: '/500' });
-    expect(toolResult.output).to.deep.equal({ type: 'error-text', value: 'GET /500 failed' });
-    const span = toolSpan(parent);
-    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.status.message).to.equal('GET [REDACTED] failed');
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=3', '429', 'rate_limit'],
-    ['/401', '401', 'auth'],
-    ['/503', '503', 'transient'],
-  ] as const) {
-    it(`classifies ${path} as ${kind}`, async () => {
-      const { parent } = await runAgent({ path });
-      expect(errorOf(toolSpan(parent))).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('classifies a fetch that times out as timeout', async () => {
-    const { parent } = await runAgent({ path: '/hang', timeoutMs: 50 });
-    expect(errorOf(toolSpan(parent))).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-  });
-
-  it('leaves a successful call unmarked and its result unchanged', async () => {
-    const { parent, toolResult } = await runAgent({ path: '/ok' });
-    expect(toolResult.output).to.deep.equal({ type: 'json', value: { body: '{"ok":true}' } });
-    const span = toolSpan(parent);
-    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
-    expect(span.attributes['error.type']).to.equal(undefined);
+  describeAdapterConformance({
+    describesTool: true,
+    async call({ name, description, input, execute }) {
+      const tool = tools.createTool({
+        id: name,
+        description,
+        inputSchema: z.object({ path: z.string() }),
+        execute: (input) => execute(input),
+      }) as MastraTools.Tool;
+      const { parent, toolResult } = await runAgent(input, name, { [name]: tool } as never);
+      return { span: toolSpan(parent, name), answer: toolResult.output };
+    },
+    // The agent hands the model the error's message as text, and a string result as text.
+    expectFailureAnswer: (output, thrown) =>
+      expect(output).to.deep.equal({ type: 'error-text', value: (thrown as Error).message }),
+    expectSuccessAnswer: (output, returned) =>
+      expect(output).to.deep.equal({ type: 'text', value: returned }),
   });
 
   it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {
