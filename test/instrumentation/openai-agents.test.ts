@@ -5,9 +5,11 @@ import type * as AgentsCore from '@openai/agents-core';
 import type * as AgentsTesting from '@openai/agents-core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import type { FlakyServer } from '../helpers/flaky-server';
+import type { TestTracing } from '../helpers/tracing';
 import { errorOf } from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
@@ -28,6 +30,7 @@ type FunctionTool = Extract<AgentsCore.Tool, { type: 'function' }>;
 const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
 describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', () => {
+  const bed = useAdapterTestBed();
   let tracing: TestTracing;
   let instrumentation: ToolInstrumentation;
   let server: FlakyServer;
@@ -38,10 +41,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   let strictFetch: FunctionTool;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
+    ({ tracing, instrumentation, server } = bed);
     agents = loadFresh('@openai/agents-core');
     testing = load('@openai/agents-core/testing');
     agents.setTracingDisabled(true);
@@ -71,12 +71,6 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       errorFunction: null,
       execute: ({ path }) => get(path),
     });
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** Runs an agent whose model calls `name(args)` once, then answers; returns the tool span. */
@@ -121,37 +115,16 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     return (output as { output?: unknown } | undefined)?.output;
   }
 
-  it('records the real HTTP 500 although the model only gets the default error text', async () => {
-    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/500' });
-    expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.status.message).to.equal('GET [REDACTED] failed');
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=2', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`classifies ${path} as ${kind}`, async () => {
-      const { span, toolOutput } = await runToolCall(fetchPath, { path });
-      expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-      expect(errorOf(span)).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('leaves a successful call unmarked', async () => {
-    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/ok' });
-    expect(toolOutput).to.equal('{"ok":true}');
-    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
-    expect(span.attributes['error.type']).to.equal(undefined);
+  describeAdapterConformance({
+    describesTool: true,
+    async call({ name, description, input, execute }) {
+      const tool = agents.tool({ name, description, parameters: z.object({ path: z.string() }), execute });
+      const { span, toolOutput } = await runToolCall(tool, { ...input });
+      return { span, answer: toolOutput };
+    },
+    // The model gets the default error text for any error, and the result as the tool returned it.
+    expectFailureAnswer: (output) => expect(output).to.equal(DEFAULT_ERROR_TEXT),
+    expectSuccessAnswer: (output, returned) => expect(output).to.equal(returned),
   });
 
   it("classifies the SDK's timeout as timeout, not the abort error the tool then throws", async () => {
