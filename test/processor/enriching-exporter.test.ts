@@ -105,7 +105,7 @@ describe('ToolErrorEnrichingExporter', () => {
     const provider = new BasicTracerProvider({
       spanProcessors: [
         new BatchSpanProcessor(
-          new ToolErrorEnrichingExporter(new OTLPTraceExporter({ url: `${receiver.endpoint}/v1/traces` })),
+          new ToolErrorEnrichingExporter(new OTLPTraceExporter({ url: receiver.tracesUrl })),
         ),
       ],
     });
