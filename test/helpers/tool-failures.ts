@@ -1,3 +1,4 @@
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /** A tool's HTTP call: a failed status is thrown as a generic Error whose cause is the Response. */
@@ -15,4 +16,14 @@ export function errorOf(span: ReadableSpan) {
     executed: span.attributes['tool.error_executed'],
     status: span.status.code,
   };
+}
+
+/** What `errorOf` reads off the span of a tool that ran and failed. */
+export function executedFailure(type: string, kind: string) {
+  return { type, kind, executed: true, status: SpanStatusCode.ERROR };
+}
+
+/** What `errorOf` reads off the span of a call that failed before the tool ran (bad input, unknown tool). */
+export function unexecutedFailure(type: string, kind: string) {
+  return { type, kind, executed: false, status: SpanStatusCode.ERROR };
 }

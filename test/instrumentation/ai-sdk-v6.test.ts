@@ -1,14 +1,15 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { expect } from 'chai';
 import { z } from 'zod';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
 const load = createRequire(__filename);
@@ -70,25 +71,10 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     });
   }
 
-  async function underAgent<T>(run: () => Promise<T> | T): Promise<{ value: T; agent: Span }> {
-    const agent = tracing.tracer.startSpan('agent');
-    const value = await context.with(trace.setSpan(context.active(), agent), run);
-    agent.end();
-    return { value, agent };
-  }
+  const underAgent = <T>(run: () => Promise<T> | T) => underAgentSpan(tracing.tracer, run);
 
-  function toolSpan(name: string, agent: Span) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
-    expect(span.attributes).to.include({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
-      'gen_ai.tool.call.id': 'call-1',
-      'gen_ai.tool.type': 'function',
-    });
-    return span;
-  }
+  const toolSpan = (name: string, agent: Span) =>
+    expectExecuteToolSpan(tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
 
   const generate = (toolName: string, input: unknown, extra: Record<string, unknown> = {}) =>
     ai.generateText({
@@ -130,22 +116,16 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       generate('nope', {}, { onStepFinish: (s: unknown) => steps.push(s) }),
     );
     expect(steps).to.have.length(2);
-    expect(errorOf(toolSpan('nope', agent))).to.deep.equal({
-      type: 'NoSuchToolError',
-      kind: 'unknown_tool',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('nope', agent))).to.deep.equal(
+      unexecutedFailure('NoSuchToolError', 'unknown_tool'),
+    );
   });
 
   it('records a Zod input error as invalid_input, not executed', async () => {
     const { agent } = await underAgent(() => generate('fetch_path', { path: 42 }));
-    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
-      type: 'InvalidToolInputError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal(
+      unexecutedFailure('InvalidToolInputError', 'invalid_input'),
+    );
   });
 
   it('enriches the SDK ai.toolCall span when telemetry is on, instead of adding a second span', async () => {
@@ -162,12 +142,7 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     expect(span.attributes).to.include({ 'gen_ai.tool.name': 'fetch_path', 'gen_ai.tool.call.id': 'call-1' });
     // The AI SDK convention keeps its own operation name (see the processor's recognition notes).
     expect(span.attributes['gen_ai.operation.name']).to.equal(undefined);
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('500', 'transient'));
     // The SDK records the exception itself; the wrapper adds none.
     expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
   });

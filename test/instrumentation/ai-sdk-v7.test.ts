@@ -1,13 +1,14 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { expect } from 'chai';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type AdapterDriver } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // ai@7 is installed under the alias `ai-v7` (ESM-only; Node 20.19+ can require it). The adapter
 // does not depend on the package name: it registers a telemetry integration globally.
@@ -74,8 +75,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
     input: unknown,
     toolSet = tools,
   ): Promise<{ value: AnyRecord; agent: Span }> {
-    const agent = tracing.tracer.startSpan('agent');
-    const value = await context.with(trace.setSpan(context.active(), agent), () =>
+    const { value, error, agent } = await underAgentSpan(tracing.tracer, () =>
       ai.generateText({
         model: modelCalling(toolName, input),
         prompt: 'go',
@@ -83,23 +83,13 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
         stopWhen: ai.isStepCount(3),
       }),
     );
-    agent.end();
+    if (error) throw error;
     await new Promise((resolve) => setImmediate(resolve));
     return { value, agent };
   }
 
-  function toolSpan(name: string, agent: Span) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.attributes).to.include({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
-      'gen_ai.tool.call.id': 'call-1',
-      'gen_ai.tool.type': 'function',
-    });
-    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
-    return span;
-  }
+  const toolSpan = (name: string, agent: Span) =>
+    expectExecuteToolSpan(tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
 
   /** Runs the conformance tool through generateText; `spanOf` finds and checks its span. */
   function driver(
@@ -139,20 +129,14 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
 
     it('records an unknown tool and a Zod input error, neither executed', async () => {
       const unknown = await generate('nope', {});
-      expect(errorOf(toolSpan('nope', unknown.agent))).to.deep.equal({
-        type: 'NoSuchToolError',
-        kind: 'unknown_tool',
-        executed: false,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(errorOf(toolSpan('nope', unknown.agent))).to.deep.equal(
+        unexecutedFailure('NoSuchToolError', 'unknown_tool'),
+      );
       tracing.reset();
       const invalid = await generate('fetch_path', { path: 42 });
-      expect(errorOf(toolSpan('fetch_path', invalid.agent))).to.deep.equal({
-        type: 'InvalidToolInputError',
-        kind: 'invalid_input',
-        executed: false,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(errorOf(toolSpan('fetch_path', invalid.agent))).to.deep.equal(
+        unexecutedFailure('InvalidToolInputError', 'invalid_input'),
+      );
     });
   });
 
@@ -184,12 +168,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
       const span = toolSpans[0]!;
       // The span is @ai-sdk/otel's: only it records the duration attribute.
       expect(span.attributes['gen_ai.execute_tool.duration']).to.be.a('number');
-      expect(errorOf(span)).to.deep.equal({
-        type: '500',
-        kind: 'transient',
-        executed: true,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(errorOf(span)).to.deep.equal(executedFailure('500', 'transient'));
       // @ai-sdk/otel records the exception itself; the wrapper adds none.
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });

@@ -4,10 +4,10 @@ import type * as Adk from '@google/adk';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { FlakyServer } from '../helpers/flaky-server';
 import type { TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
@@ -157,12 +157,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     const { response } = await runAgent('fetch_path', { path: 42 });
     expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'fetch_path'/);
     expect(server.requestCount()).to.equal(before);
-    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal({
-      type: 'ZodError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal(unexecutedFailure('ZodError', 'invalid_input'));
   });
 
   it('marks the returned ADK contract { status: "error" } as tool_error', async () => {
@@ -171,12 +166,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       status: 'error',
       error_message: 'the file is locked by another process',
     });
-    expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal(executedFailure('tool_error', 'tool_error'));
   });
 
   it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
@@ -198,12 +188,9 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
       error: 'This tool call is rejected.',
     });
-    expect(errorOf(tracing.span('execute_tool delete_file'))).to.deep.equal({
-      type: 'not_permitted',
-      kind: 'not_permitted',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(tracing.span('execute_tool delete_file'))).to.deep.equal(
+      unexecutedFailure('not_permitted', 'not_permitted'),
+    );
   });
 
   it('an unknown tool ends the step with an error event before any tool runs: no tool span (known limit)', async () => {

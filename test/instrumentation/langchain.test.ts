@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { z } from 'zod';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type ConformanceTool } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -39,25 +40,9 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     });
   });
 
-  async function underAgent<T>(run: () => Promise<T>) {
-    const agent = tracing.tracer.startSpan('agent');
-    const outcome = await context.with(trace.setSpan(context.active(), agent), run).then(
-      (value) => ({ value, error: undefined as unknown }),
-      (error: unknown) => ({ value: undefined, error }),
-    );
-    agent.end();
-    return { ...outcome, agent };
-  }
+  const underAgent = <T>(run: () => Promise<T>) => underAgentSpan(tracing.tracer, run);
 
-  function toolSpan(name: string, parent: { spanContext(): { spanId: string } }) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    return span;
-  }
+  const toolSpan = (name: string, agent: Span) => expectExecuteToolSpan(tracing, name, agent);
 
   /** A driver that builds the conformance tool with `build` and invokes it under an agent span. */
   const invoking = (build: (tool: ConformanceTool) => LcTool) => ({
@@ -102,12 +87,9 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
   it('a Zod input error (ToolInputParsingException) is invalid_input, not executed', async () => {
     const { error, agent } = await underAgent(() => fetchPath.invoke({ path: 42 }));
     expect((error as Error).constructor.name).to.equal('ToolInputParsingException');
-    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
-      type: 'ToolInputParsingException',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal(
+      unexecutedFailure('ToolInputParsingException', 'invalid_input'),
+    );
   });
 
   it('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage', async () => {
@@ -124,12 +106,7 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     const span = tracing.span('execute_tool fetch_path');
     expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
     expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_42');
-    expect(errorOf(span)).to.deep.equal({
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('503', 'transient'));
     const [exception] = span.events.filter((e) => e.name === 'exception');
     expect(exception?.attributes?.['exception.message']).to.equal('GET [REDACTED] failed');
   });

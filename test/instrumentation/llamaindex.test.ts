@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type * as Workflow from '@llamaindex/workflow';
 import type * as Tools from '@llamaindex/core/tools';
 import type * as Mock from '@llamaindex/core/llms/mock';
@@ -14,11 +14,12 @@ import type {
 import { expect } from 'chai';
 import { z } from 'zod';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { FlakyServer } from '../helpers/flaky-server';
 import type { TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
@@ -89,29 +90,18 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   async function runAgent(name: string, input: ToolCall['input'], agentTools = tools) {
     const { llm, seen } = scriptedLlm([{ id: 'call_1', name, input }]);
     const agent = workflow.agent({ llm, tools: agentTools });
-    const parent = tracing.tracer.startSpan('agent');
-    const outcome = await context
-      .with(trace.setSpan(context.active(), parent), () => agent.run('go'))
-      .then(
-        (result) => ({ result, error: undefined }),
-        (error: unknown) => ({ result: undefined, error }),
-      );
-    parent.end();
+    const {
+      value: result,
+      error,
+      agent: parent,
+    } = await underAgentSpan(tracing.tracer, () => agent.run('go'));
     const toolMessage = seen[0] as
       { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
-    return { ...outcome, parent, toolResult: toolMessage?.options?.toolResult };
+    return { result, error, parent, toolResult: toolMessage?.options?.toolResult };
   }
 
-  function toolSpan(name: string, parent: { spanContext(): { spanId: string } }) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
-    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    return span;
-  }
+  const toolSpan = (name: string, parent: Span) =>
+    expectExecuteToolSpan(tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
 
   describeAdapterConformance({
     describesTool: true,
@@ -141,23 +131,17 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
     const { parent, toolResult } = await runAgent('fetch_path', { path: 42 });
     expect(toolResult?.isError).to.equal(true);
     expect(server.requestCount()).to.equal(before);
-    expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal({
-      type: 'ZodError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal(
+      unexecutedFailure('ZodError', 'invalid_input'),
+    );
   });
 
   it('marks a returned { success: false } result as tool_error', async () => {
     const { parent, toolResult } = await runAgent('locked_file', {});
     expect(toolResult?.isError).to.equal(false);
-    expect(errorOf(toolSpan('locked_file', parent))).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('locked_file', parent))).to.deep.equal(
+      executedFailure('tool_error', 'tool_error'),
+    );
   });
 
   it('keeps the tool: its own call property and arity', () => {

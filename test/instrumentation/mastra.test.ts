@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type * as MastraAgent from '@mastra/core/agent';
 import type * as MastraErrors from '@mastra/core/error';
 import type * as MastraTools from '@mastra/core/tools';
@@ -9,11 +9,12 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { classifyToolError } from '../../src';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { FlakyServer } from '../helpers/flaky-server';
 import type { TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
 const load = createRequire(__filename);
@@ -90,23 +91,13 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   async function runAgent(input: unknown, toolName = 'fetch_path', agentTools = { fetch_path: fetchPath }) {
     const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
     const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: agentTools });
-    const parent = tracing.tracer.startSpan('agent');
-    const result = await context.with(trace.setSpan(context.active(), parent), () => agent.generate('go'));
-    parent.end();
+    const { value: result, agent: parent } = await underAgentSpan(tracing.tracer, () => agent.generate('go'));
     expect(result.text).to.equal('done');
     return { parent, toolResult: toolResults[0] as { output?: { type?: string; value?: unknown } } };
   }
 
-  function toolSpan(parent: { spanContext(): { spanId: string } }, name = 'fetch_path') {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
-    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    return span;
-  }
+  const toolSpan = (parent: Span, name = 'fetch_path') =>
+    expectExecuteToolSpan(tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
 
   describeAdapterConformance({
     describesTool: true,
@@ -137,12 +128,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     expect(result.validationErrors).to.be.an('object');
     expect(server.requestCount()).to.equal(before);
     const span = tracing.span('execute_tool fetch_path');
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(unexecutedFailure('tool_error', 'invalid_input'));
   });
 
   it('traces tools run as workflow steps (createStep(tool))', async () => {

@@ -15,7 +15,7 @@ import {
 } from '../helpers/adapter-conformance';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -182,12 +182,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
         const { result, client: clientSpan, server } = await call('busy');
         expect(result.isError).to.equal(true);
         for (const span of [clientSpan, server!]) {
-          expect(errorOf(span)).to.deep.equal({
-            type: 'tool_error',
-            kind: 'transient',
-            executed: true,
-            status: SpanStatusCode.ERROR,
-          });
+          expect(errorOf(span)).to.deep.equal(executedFailure('tool_error', 'transient'));
           expect(span.attributes['tool.error_detail_type']).to.equal('503');
         }
       });

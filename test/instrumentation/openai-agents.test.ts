@@ -7,10 +7,10 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { useAdapterTestBed } from '../helpers/adapter-test-bed';
+import { useAdapterTestBed } from '../helpers/test-bed';
 import type { FlakyServer } from '../helpers/flaky-server';
 import type { TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
 
@@ -130,12 +130,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   it("classifies the SDK's timeout as timeout, not the abort error the tool then throws", async () => {
     const { span, toolOutput } = await runToolCall(slowFetch, {});
     expect(toolOutput).to.equal("Tool 'slow_fetch' timed out after 50ms.");
-    expect(errorOf(span)).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('timeout', 'timeout'));
   });
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {
@@ -143,12 +138,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     const { span, toolOutput } = await runToolCall(fetchPath, { path: 42 });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
     expect(server.requestCount()).to.equal(before);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'InvalidToolInputError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(unexecutedFailure('InvalidToolInputError', 'invalid_input'));
   });
 
   it('arguments that are not JSON never reach the tool: the runner answers, no tool span (known limit)', async () => {
@@ -225,12 +215,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     instrumentation.enable();
     const { span, toolOutput } = await runToolCall(early, { path: '/500' });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('tool_error', 'tool_error'));
     tracing.reset();
     const slow = await runToolCall(slowEarly, {});
     expect(slow.toolOutput).to.equal("Tool 'slow_early' timed out after 30ms.");

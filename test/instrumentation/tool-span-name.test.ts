@@ -1,9 +1,5 @@
 import { expect } from 'chai';
-import {
-  _resetToolSpanNames,
-  MAX_TOOL_SPAN_NAMES,
-  toolSpanName,
-} from '../../src/tool-span/span-name';
+import { _resetToolSpanNames, MAX_TOOL_SPAN_NAMES, toolSpanName } from '../../src/tool-span/span-name';
 
 describe('tool span names: one cap for every operation', () => {
   afterEach(() => _resetToolSpanNames());
