@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { startOtlpJsonReceiver, type ReceivedSpan } from './otlp-json-receiver';
 
 export interface NodeRun {
   code: number | null;
@@ -29,4 +30,38 @@ export async function runNode(
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(killer);
   return { code, stdout, stderr };
+}
+
+/** A script run plain and under the register, and the spans the registered run exported. */
+export interface PlainAndRegistered {
+  plain: NodeRun;
+  registered: NodeRun;
+  spans: ReceivedSpan[];
+}
+
+/**
+ * Runs `script` plain, then under the register (`registerArgs`, e.g. `--import <bundle>`) exporting
+ * OTLP/JSON traces to a receiver on 127.0.0.1, with `env` for both runs and `otelEnv` for the
+ * registered one (metrics off).
+ */
+export async function runPlainAndRegistered(
+  registerArgs: string[],
+  script: string,
+  env: Record<string, string>,
+  otelEnv: Record<string, string>,
+): Promise<PlainAndRegistered> {
+  const receiver = await startOtlpJsonReceiver();
+  try {
+    const plain = await runNode([], script, env);
+    const registered = await runNode(registerArgs, script, {
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      ...otelEnv,
+    });
+    return { plain, registered, spans: receiver.spans() };
+  } finally {
+    await receiver.close();
+  }
 }

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { build } from 'tsup';
-import { ESM_REQUIRE } from '../../tsup.config';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { buildRegisterBundles, type RegisterBundles } from '../helpers/register-bundles';
 import {
   startOtlpJsonReceiver,
   type OtlpJsonReceiver,
@@ -13,9 +11,8 @@ import {
 } from '../helpers/otlp-json-receiver';
 
 /**
- * The zero-code entry points, as users run them: the register modules are bundled by tsup (the
- * same entries as the package build, into a scratch folder inside the repo so that their
- * dependencies resolve from node_modules), then real child processes start with `--require` or
+ * The zero-code entry points, as users run them: the register modules are bundled as the package
+ * build makes them (`buildRegisterBundles`), then real child processes start with `--require` or
  * `--import` and export OTLP/HTTP JSON to a receiver on 127.0.0.1.
  */
 
@@ -70,37 +67,21 @@ function toolSpan(spans: ReceivedSpan[], toolName: string): ReceivedSpan {
 
 describe('otel-tool-errors/register (zero-code entry points)', function () {
   this.timeout(60_000);
-  let outDir: string;
+  let bundles: RegisterBundles;
   let registerCjs: string;
   let registerEsm: string;
   let flaky: FlakyServer;
   let receiver: OtlpJsonReceiver;
 
   before(async () => {
-    mkdirSync(join(ROOT, '.cache'), { recursive: true });
-    outDir = mkdtempSync(join(ROOT, '.cache', 'register-test-'));
-    const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
-    await build({
-      ...shared,
-      entry: { register: join(ROOT, 'src/register.ts') },
-      format: ['cjs'],
-      outExtension: () => ({ js: '.cjs' }),
-    });
-    await build({
-      ...shared,
-      entry: { 'register-esm': join(ROOT, 'src/register-esm.ts') },
-      format: ['esm'],
-      banner: { js: ESM_REQUIRE },
-      outExtension: () => ({ js: '.mjs' }),
-    });
-    registerCjs = join(outDir, 'register.cjs');
-    registerEsm = join(outDir, 'register-esm.mjs');
+    bundles = await buildRegisterBundles();
+    ({ cjs: registerCjs, esm: registerEsm } = bundles);
     flaky = await startFlakyServer();
   });
 
   after(async () => {
     await flaky?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
+    bundles?.dispose();
   });
 
   beforeEach(async () => {
