@@ -27,3 +27,13 @@ export function executedFailure(type: string, kind: string) {
 export function unexecutedFailure(type: string, kind: string) {
   return { type, kind, executed: false, status: SpanStatusCode.ERROR };
 }
+
+/** The classification a span carries, with `tool.error_retryable`, and its status code. */
+export function markOf(span: ReadableSpan) {
+  return { ...errorOf(span), retryable: span.attributes['tool.error_retryable'] };
+}
+
+/** What `markOf` reads off a failed span. */
+export function mark(type: string, kind: string, retryable: boolean, executed = true) {
+  return { type, kind, retryable, executed, status: SpanStatusCode.ERROR };
+}

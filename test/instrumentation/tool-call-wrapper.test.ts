@@ -1,27 +1,17 @@
 import { addAbortSignal, Readable } from 'node:stream';
 import { SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolExecutionError } from '../../src/errors';
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { refusedPort } from '../helpers/flaky-server';
 import { useTestBed } from '../helpers/test-bed';
+import { mark, markOf } from '../helpers/tool-failures';
 
 /** A typical hand-written HTTP tool: fetch, and throw with the response as the cause when not ok. */
 async function callApi(url: string, signal?: AbortSignal): Promise<unknown> {
   const res = await fetch(url, { signal });
   if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
   return res.json();
-}
-
-function errorAttributes(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    retryable: span.attributes['tool.error_retryable'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
 }
 
 describe('traceToolCall', () => {
@@ -83,13 +73,7 @@ describe('traceToolCall', () => {
       }
       expect(caught).to.equal(thrown);
       const span = bed.tracing.span('execute_tool sync');
-      expect(errorAttributes(span)).to.deep.equal({
-        type: 'TypeError',
-        kind: 'internal',
-        retryable: false,
-        executed: true,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(markOf(span)).to.deep.equal(mark('TypeError', 'internal', false));
       expect(span.status.message).to.equal('cannot read x of undefined');
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
@@ -111,13 +95,7 @@ describe('traceToolCall', () => {
         );
         expect(caught).to.be.instanceOf(Error);
         const span = bed.tracing.span('execute_tool api');
-        expect(errorAttributes(span)).to.deep.equal({
-          type,
-          kind,
-          retryable,
-          executed: true,
-          status: SpanStatusCode.ERROR,
-        });
+        expect(markOf(span)).to.deep.equal(mark(type, kind, retryable));
       });
     }
 
@@ -133,7 +111,7 @@ describe('traceToolCall', () => {
         callApi(`${bed.server.url}/hang`, AbortSignal.timeout(50)),
       ).catch((e: unknown) => e);
       expect((err as Error).name).to.equal('TimeoutError');
-      expect(errorAttributes(bed.tracing.span('execute_tool slow'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool slow'))).to.include({
         type: 'timeout',
         kind: 'timeout',
       });
@@ -144,7 +122,7 @@ describe('traceToolCall', () => {
       await traceToolCall(bed.tracer, {}, { name: 'down' }, () => callApi(`http://127.0.0.1:${port}/`)).catch(
         () => undefined,
       );
-      expect(errorAttributes(bed.tracing.span('execute_tool down'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool down'))).to.include({
         type: 'ECONNREFUSED',
         kind: 'network',
         retryable: true,
@@ -189,13 +167,7 @@ describe('traceToolCall', () => {
       const result = { isError: true, content: [{ type: 'text', text: 'the file is locked' }] };
       expect(traceToolCall(bed.tracer, {}, { name: 'files' }, () => result)).to.equal(result);
       const span = bed.tracing.span('execute_tool files');
-      expect(errorAttributes(span)).to.deep.equal({
-        type: 'tool_error',
-        kind: 'tool_error',
-        retryable: false,
-        executed: true,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(markOf(span)).to.deep.equal(mark('tool_error', 'tool_error', false));
       expect(span.events).to.have.length(0);
     });
 
@@ -212,7 +184,7 @@ describe('traceToolCall', () => {
               }
             : undefined,
       });
-      expect(errorAttributes(bed.tracing.span('execute_tool custom'))).to.include({ kind: 'quota' });
+      expect(markOf(bed.tracing.span('execute_tool custom'))).to.include({ kind: 'quota' });
     });
 
     it('leaves successful results unmarked', async () => {
@@ -239,7 +211,7 @@ describe('traceToolCall', () => {
       native.end();
       const span = bed.tracing.span('execute_tool lookup');
       expect(span.attributes['gen_ai.tool.call.id']).to.equal('c9');
-      expect(errorAttributes(span)).to.include({
+      expect(markOf(span)).to.include({
         type: '502',
         kind: 'transient',
         status: SpanStatusCode.ERROR,
@@ -263,7 +235,7 @@ describe('traceToolCall', () => {
       expect(bed.tracing.spans()).to.have.length(2);
       expect(first!.name).to.equal('ai.toolCall');
       expect(first!.attributes['gen_ai.tool.name']).to.equal('search');
-      expect(errorAttributes(first!)).to.include({ type: 'tool_error', status: SpanStatusCode.ERROR });
+      expect(markOf(first!)).to.include({ type: 'tool_error', status: SpanStatusCode.ERROR });
       expect(second!.attributes['gen_ai.operation.name']).to.equal('execute_tool');
     });
 
@@ -288,7 +260,7 @@ describe('traceToolCall', () => {
       }).catch((e: unknown) => e);
       expect((err as Error).message).to.equal('tool failed');
       const span = bed.tracing.span('execute_tool layered');
-      expect(errorAttributes(span)).to.include({ type: 'timeout', kind: 'timeout' });
+      expect(markOf(span)).to.include({ type: 'timeout', kind: 'timeout' });
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
   });
@@ -306,7 +278,7 @@ describe('traceToolCall', () => {
       }).catch((e: unknown) => e);
       expect((rewrapped as Error).message).to.match(/^Error in tool/);
       const span = bed.tracing.span('execute_tool adk_like');
-      expect(errorAttributes(span)).to.include({ type: '403', kind: 'auth' });
+      expect(markOf(span)).to.include({ type: '403', kind: 'auth' });
       const exceptions = span.events.filter((e) => e.name === 'exception');
       expect(exceptions).to.have.length(1);
       expect(exceptions[0]!.attributes?.['exception.message']).to.equal('upstream said no');
@@ -317,7 +289,7 @@ describe('traceToolCall', () => {
         recordToolError(Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' }));
         return 'An error occurred while running the tool. Please try again.';
       });
-      expect(errorAttributes(bed.tracing.span('execute_tool swallowed'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool swallowed'))).to.include({
         type: 'ECONNRESET',
         kind: 'network',
       });
@@ -416,7 +388,7 @@ describe('traceToolCall', () => {
         }),
       ).to.throw(RangeError);
       const span = bed.tracing.span('execute_tool proxied');
-      expect(errorAttributes(span)).to.include({ type: 'RangeError', status: SpanStatusCode.ERROR });
+      expect(markOf(span)).to.include({ type: 'RangeError', status: SpanStatusCode.ERROR });
       expect(span.status.message).to.equal('out of range');
     });
 
@@ -467,7 +439,7 @@ describe('traceToolCall', () => {
       }
       await new Promise((resolve) => setImmediate(resolve));
       expect(caught).to.equal(boom);
-      expect(errorAttributes(bed.tracing.span('execute_tool gen_fail'))).to.include({ type: 'ECONNRESET' });
+      expect(markOf(bed.tracing.span('execute_tool gen_fail'))).to.include({ type: 'ECONNRESET' });
     });
 
     it('ends the span when the consumer stops early (return)', async () => {
@@ -534,7 +506,7 @@ describe('traceToolCall', () => {
       expect((await reader.read()).value).to.equal('a');
       const caught = await reader.read().catch((e: unknown) => e);
       expect(caught).to.equal(failure);
-      expect(errorAttributes(bed.tracing.span('execute_tool web_fail'))).to.include({ type: '500' });
+      expect(markOf(bed.tracing.span('execute_tool web_fail'))).to.include({ type: '500' });
     });
 
     it('keeps a Node Readable and ends the span on close, with its error', async () => {
@@ -552,7 +524,7 @@ describe('traceToolCall', () => {
       bad.destroy(Object.assign(new Error('socket'), { code: 'EPIPE' }));
       await new Promise((resolve) => bad.on('close', resolve));
       await new Promise((resolve) => setImmediate(resolve));
-      expect(errorAttributes(bed.tracing.span('execute_tool node_fail'))).to.include({ type: 'EPIPE' });
+      expect(markOf(bed.tracing.span('execute_tool node_fail'))).to.include({ type: 'EPIPE' });
     });
 
     // The consumer stopping early is covered in test/reliability/transparency.test.ts; an abort
@@ -580,7 +552,7 @@ describe('traceToolCall', () => {
       expect(seen).to.deep.equal(['first']);
       expect(caught.code).to.equal('ABORT_ERR');
       expect(caught.cause).to.be.instanceOf(DOMException);
-      expect(errorAttributes(bed.tracing.span('execute_tool node_signal'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool node_signal'))).to.include({
         kind: 'canceled',
         status: SpanStatusCode.ERROR,
       });
