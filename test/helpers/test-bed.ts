@@ -1,4 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
+import {
+  UndiciInstrumentation,
+  type UndiciInstrumentationConfig,
+} from '@opentelemetry/instrumentation-undici';
 import { ToolInstrumentation } from '../../src';
 import { startFlakyServer, type FlakyServer } from './flaky-server';
 import { createTestTracing, type TestTracing, type TestTracingOptions } from './tracing';
@@ -20,19 +24,31 @@ export interface AdapterTestBed extends TestBed {
 
 type Filled<T> = { -readonly [K in keyof T]: T[K] };
 
+export interface TestBedOptions extends TestTracingOptions {
+  /** Also trace fetch with the real instrumentation-undici, so configured, on `tracing`. */
+  undici?: UndiciInstrumentationConfig;
+}
+
 /**
  * Registers the mocha hooks that set up and tear down a `TestBed`, and returns it (filled in once
  * `before` has run). Spans are forgotten after each test.
  */
-export function useTestBed(options: TestTracingOptions = {}): TestBed {
+export function useTestBed(options: TestBedOptions = {}): TestBed {
   const bed = {} as Filled<TestBed>;
+  let undici: UndiciInstrumentation | undefined;
   before(async () => {
     bed.tracing = createTestTracing(options);
     bed.tracer = bed.tracing.tracer;
     bed.server = await startFlakyServer();
+    if (options.undici) {
+      undici = new UndiciInstrumentation(options.undici);
+      undici.setTracerProvider(bed.tracing.provider);
+      undici.enable();
+    }
   });
   afterEach(() => bed.tracing.reset());
   after(async () => {
+    undici?.disable();
     await bed.server.close();
     await bed.tracing.shutdown();
   });

@@ -1,7 +1,5 @@
 import { context, trace, type Tracer } from '@opentelemetry/api';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import {
-  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
@@ -11,9 +9,9 @@ import { expect } from 'chai';
 import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor, ToolExecutionError } from '../../src';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { RETRY_AFTER_HEADERS } from '../../src/semconv';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import type { FlakyServer } from '../helpers/flaky-server';
+import { useTestBed } from '../helpers/test-bed';
 import { mark, markOf } from '../helpers/tool-failures';
-import { ensureContextManager } from '../helpers/tracing';
 
 /**
  * The wrapper marks a failed tool span while the tool runs; the processor (or the exporter) ends it
@@ -50,32 +48,18 @@ const PIPELINES: ReadonlyArray<{
 
 for (const pipeline of PIPELINES) {
   describe(`a marked tool span and the HTTP calls under it (${pipeline.name})`, () => {
+    const bed = useTestBed({
+      pipeline: pipeline.processors,
+      undici: { headersToSpanAttributes: { responseHeaders: [...RETRY_AFTER_HEADERS] } },
+    });
     let server: FlakyServer;
     let exporter: InMemorySpanExporter;
-    let provider: BasicTracerProvider;
     let tracer: Tracer;
-    let undici: UndiciInstrumentation;
 
-    before(async () => {
-      ensureContextManager();
-      server = await startFlakyServer();
-      exporter = new InMemorySpanExporter();
-      provider = new BasicTracerProvider({ spanProcessors: pipeline.processors(exporter) });
-      tracer = provider.getTracer('test');
-      undici = new UndiciInstrumentation({
-        headersToSpanAttributes: { responseHeaders: [...RETRY_AFTER_HEADERS] },
-      });
-      undici.setTracerProvider(provider);
-      undici.enable();
+    before(() => {
+      ({ server, tracer } = bed);
+      ({ exporter } = bed.tracing);
     });
-
-    after(async () => {
-      undici.disable();
-      await provider.shutdown();
-      await server.close();
-    });
-
-    afterEach(() => exporter.reset());
 
     /** Runs `run` as tool `name` through the wrapper, under an agent span; returns the tool span. */
     async function runTool(name: string, run: () => Promise<unknown>): Promise<ReadableSpan> {

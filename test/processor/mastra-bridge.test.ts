@@ -1,9 +1,9 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { expect } from 'chai';
 import { ToolErrorSpanProcessor } from '../../src';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { FlakyServer } from '../helpers/flaky-server';
+import { useTestBed } from '../helpers/test-bed';
+import type { TestTracing } from '../helpers/tracing';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 /**
@@ -75,24 +75,14 @@ class FaithfulOtelBridge {
 }
 
 describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {
+  const bed = useTestBed({ spanProcessors: [new ToolErrorSpanProcessor()], undici: {} });
   let tracing: TestTracing;
-  let bridge: FaithfulOtelBridge;
-  let undici: UndiciInstrumentation;
   let server: FlakyServer;
+  let bridge: FaithfulOtelBridge;
 
-  before(async () => {
-    tracing = createTestTracing({ spanProcessors: [new ToolErrorSpanProcessor()] });
+  before(() => {
+    ({ tracing, server } = bed);
     bridge = new FaithfulOtelBridge(tracing.provider.getTracer('@mastra/otel-bridge', '1.0.0'));
-    undici = new UndiciInstrumentation();
-    undici.setTracerProvider(tracing.provider);
-    undici.enable();
-    server = await startFlakyServer();
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    undici.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** What Mastra's `tool_call` span holds when the tool threw `err` (its first `span.error()`). */
