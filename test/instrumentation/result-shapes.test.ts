@@ -246,25 +246,24 @@ describe('results the wrapper watches without changing them', () => {
       expect('prototype' in Wrapped).to.equal(false);
     });
 
-    it('a nested failure of the same tool that the outer call recovered from leaves the span unmarked', async () => {
+    /**
+     * An instrumented tool `name` whose body calls an instrumented inner tool of the same name that
+     * throws a 503, and answers that failure with `onInnerFailure`.
+     */
+    function nestedTool(name: string, onInnerFailure: () => string) {
+      const options = { tracerProvider: bed.tracing.provider };
       const inner = instrumentTool(
         async () => {
           throw Object.assign(new Error('first try'), { status: 503 });
         },
-        'search',
-        { tracerProvider: bed.tracing.provider },
+        name,
+        options,
       );
-      const outer = instrumentTool(
-        async () => {
-          try {
-            return await inner();
-          } catch {
-            return 'from cache';
-          }
-        },
-        'search',
-        { tracerProvider: bed.tracing.provider },
-      );
+      return instrumentTool(() => inner().catch(onInnerFailure), name, options);
+    }
+
+    it('a nested failure of the same tool that the outer call recovered from leaves the span unmarked', async () => {
+      const outer = nestedTool('search', () => 'from cache');
       expect(await outer()).to.equal('from cache');
       await settle();
       const span = bed.tracing.span('execute_tool search');
@@ -273,24 +272,9 @@ describe('results the wrapper watches without changing them', () => {
     });
 
     it('a nested failure the outer call passes on still marks the span with the stronger evidence', async () => {
-      const inner = instrumentTool(
-        async () => {
-          throw Object.assign(new Error('busy'), { status: 503 });
-        },
-        'search2',
-        { tracerProvider: bed.tracing.provider },
-      );
-      const outer = instrumentTool(
-        async () => {
-          try {
-            return await inner();
-          } catch {
-            throw new Error('search failed');
-          }
-        },
-        'search2',
-        { tracerProvider: bed.tracing.provider },
-      );
+      const outer = nestedTool('search2', () => {
+        throw new Error('search failed');
+      });
       await outer().catch(() => undefined);
       await settle();
       expect(bed.tracing.span('execute_tool search2').attributes['error.type']).to.equal('503');

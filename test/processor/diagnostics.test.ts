@@ -1,4 +1,4 @@
-import { diag, DiagLogLevel, SpanStatusCode, type Context } from '@opentelemetry/api';
+import { diag, SpanStatusCode, type Context } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -9,18 +9,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolErrorSpanProcessor } from '../../src';
+import { captureDiagnostics } from './child-process-spans';
 import { noInputTool, throwingTool, runToolsWithAiSdk } from './scripted-agent';
-
-/** Everything logged through `diag` at WARN and above while a test runs. */
-function captureDiagnostics(): string[] {
-  const captured: string[] = [];
-  const keep = (message: string) => captured.push(message);
-  diag.setLogger(
-    { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
-    DiagLogLevel.WARN,
-  );
-  return captured;
-}
 
 /** A processor that wraps another and forwards only the classic hooks, as some frameworks' wrappers do. */
 class ForwardingProcessor implements SpanProcessor {
