@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startFlakyServer, type FlakyServer } from './flaky-server';
 import type { ReceivedSpan } from './otlp-json-receiver';
-import { buildRegisterBundles, type RegisterBundles } from './register-bundles';
+import { useRegisterBed } from './register-bed';
 import { runPlainAndRegistered } from './run-node';
 
 export interface RegisteredTwinsOptions {
@@ -26,26 +25,17 @@ export function describeRegisteredTwins(
   options: RegisteredTwinsOptions,
   tests: (spans: () => ReceivedSpan[]) => void,
 ): void {
-  let bundles: RegisterBundles;
-  let flaky: FlakyServer;
-  before(async () => {
-    bundles = await buildRegisterBundles();
-    flaky = await startFlakyServer();
-  });
-  after(async () => {
-    await flaky?.close();
-    bundles?.dispose();
-  });
+  const bed = useRegisterBed();
 
   const twins = [
-    { flag: '--require', script: `${options.fixture}.cjs`, bundle: () => bundles.cjs },
-    { flag: '--import', script: `${options.fixture}.mjs`, bundle: () => bundles.esm },
+    { flag: '--require', script: `${options.fixture}.cjs`, bundle: () => bed.bundles.cjs },
+    { flag: '--import', script: `${options.fixture}.mjs`, bundle: () => bed.bundles.esm },
   ];
   for (const { flag, script, bundle } of twins) {
     describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
       let spans: ReceivedSpan[] = [];
       before(async () => {
-        const env = { FLAKY_URL: flaky.url };
+        const env = { FLAKY_URL: bed.flaky.url };
         const runs = await runPlainAndRegistered(
           [flag, bundle()],
           join(options.fixtures, script),
