@@ -4,11 +4,9 @@ import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
@@ -28,14 +26,11 @@ function partOf(content: unknown, type: string) {
 
 describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with MockLanguageModelV3)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
   let ai: typeof Ai;
   let MockLanguageModelV3: typeof AiTest.MockLanguageModelV3;
   let tools: Ai.ToolSet;
 
   before(async () => {
-    ({ tracing, instrumentation } = bed);
     ai = load('ai');
     ({ MockLanguageModelV3 } = load('ai/test') as typeof AiTest);
     tools = {
@@ -71,10 +66,10 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     });
   }
 
-  const underAgent = <T>(run: () => Promise<T> | T) => underAgentSpan(tracing.tracer, run);
+  const underAgent = <T>(run: () => Promise<T> | T) => underAgentSpan(bed.tracing.tracer, run);
 
   const toolSpan = (name: string, agent: Span) =>
-    expectExecuteToolSpan(tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
+    expectExecuteToolSpan(bed.tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
 
   const generate = (toolName: string, input: unknown, extra: Record<string, unknown> = {}) =>
     ai.generateText({
@@ -133,12 +128,12 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       generate(
         'fetch_path',
         { path: '/500' },
-        { experimental_telemetry: { isEnabled: true, tracer: tracing.tracer } },
+        { experimental_telemetry: { isEnabled: true, tracer: bed.tracing.tracer } },
       ),
     );
-    const names = tracing.spans().map((s) => s.name);
+    const names = bed.tracing.spans().map((s) => s.name);
     expect(names.filter((n) => n.startsWith('execute_tool'))).to.deep.equal([]);
-    const span = tracing.span('ai.toolCall');
+    const span = bed.tracing.span('ai.toolCall');
     expect(span.attributes).to.include({ 'gen_ai.tool.name': 'fetch_path', 'gen_ai.tool.call.id': 'call-1' });
     // The AI SDK convention keeps its own operation name (see the processor's recognition notes).
     expect(span.attributes['gen_ai.operation.name']).to.equal(undefined);
@@ -182,13 +177,13 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     const patched = ai.generateText as unknown as { __wrapped?: boolean; __original?: unknown };
     expect(patched.__wrapped).to.equal(true);
     const original = patched.__original;
-    instrumentation.disable();
+    bed.instrumentation.disable();
     expect(ai.generateText).to.equal(original);
     await generate('fetch_path', { path: '/500' });
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     expect((ai.generateText as unknown as { __original?: unknown }).__original).to.equal(original);
     await generate('fetch_path', { path: '/500' });
-    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool fetch_path']);
+    expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool fetch_path']);
   });
 });

@@ -3,11 +3,9 @@ import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { expect } from 'chai';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type AdapterDriver } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // ai@7 is installed under the alias `ai-v7` (ESM-only; Node 20.19+ can require it). The adapter
@@ -28,15 +26,12 @@ function integrations(): unknown[] {
 
 describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with and without @ai-sdk/otel)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
   let ai: AnyRecord;
   let MockLanguageModelV3: new (options: AnyRecord) => unknown;
   let OpenTelemetry: new (options: AnyRecord) => object;
   let tools: AnyRecord;
 
   before(async () => {
-    ({ tracing, instrumentation } = bed);
     ai = load('ai-v7');
     ({ MockLanguageModelV3 } = load('ai-v7/test'));
     ({ OpenTelemetry } = load('@ai-sdk/otel'));
@@ -75,7 +70,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
     input: unknown,
     toolSet = tools,
   ): Promise<{ value: AnyRecord; agent: Span }> {
-    const { value, error, agent } = await underAgentSpan(tracing.tracer, () =>
+    const { value, error, agent } = await underAgentSpan(bed.tracing.tracer, () =>
       ai.generateText({
         model: modelCalling(toolName, input),
         prompt: 'go',
@@ -89,7 +84,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
   }
 
   const toolSpan = (name: string, agent: Span) =>
-    expectExecuteToolSpan(tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
+    expectExecuteToolSpan(bed.tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
 
   /** Runs the conformance tool through generateText; `spanOf` finds and checks its span. */
   function driver(
@@ -132,7 +127,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
       expect(errorOf(toolSpan('nope', unknown.agent))).to.deep.equal(
         unexecutedFailure('NoSuchToolError', 'unknown_tool'),
       );
-      tracing.reset();
+      bed.tracing.reset();
       const invalid = await generate('fetch_path', { path: 42 });
       expect(errorOf(toolSpan('fetch_path', invalid.agent))).to.deep.equal(
         unexecutedFailure('InvalidToolInputError', 'invalid_input'),
@@ -143,7 +138,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
   describe('with @ai-sdk/otel registered: its execute_tool span is enriched', () => {
     let otel: object;
     before(() => {
-      otel = new OpenTelemetry({ tracer: tracing.tracer });
+      otel = new OpenTelemetry({ tracer: bed.tracing.tracer });
       ai.registerTelemetry(otel);
     });
     after(() => {
@@ -155,7 +150,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
     // description from the error's own message when it ends the span, after the adapter marked it.
     describeAdapterConformance(
       driver((tool) => {
-        const span = tracing.span(`execute_tool ${tool}`);
+        const span = bed.tracing.span(`execute_tool ${tool}`);
         expect(span.attributes['gen_ai.execute_tool.duration']).to.be.a('number');
         return span;
       }, true),
@@ -163,7 +158,7 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
 
     it('one execute_tool span, with error.type from the real error', async () => {
       await generate('fetch_path', { path: '/500' });
-      const toolSpans = tracing.spans().filter((s) => s.name.startsWith('execute_tool'));
+      const toolSpans = bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'));
       expect(toolSpans).to.have.length(1);
       const span = toolSpans[0]!;
       // The span is @ai-sdk/otel's: only it records the duration attribute.
@@ -175,30 +170,30 @@ describe('AI SDK v7 adapter (ai@7 generateText with MockLanguageModelV3, with an
 
     it('classifies a returned error result before @ai-sdk/otel ends its span', async () => {
       await generate('adk_contract', {});
-      const span = tracing.span('execute_tool adk_contract');
+      const span = bed.tracing.span('execute_tool adk_contract');
       expect(span.attributes['gen_ai.execute_tool.duration']).to.be.a('number');
       expect(errorOf(span)).to.include({ type: '503', kind: 'transient', status: SpanStatusCode.ERROR });
     });
 
     it('stays innermost when re-enabled after @ai-sdk/otel was registered', async () => {
-      instrumentation.disable();
-      instrumentation.enable();
+      bed.instrumentation.disable();
+      bed.instrumentation.enable();
       expect(integrations()[0]).not.to.equal(otel);
       await generate('fetch_path', { path: '/401' });
-      expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(1);
-      expect(errorOf(tracing.span('execute_tool fetch_path'))).to.include({ type: '401' });
+      expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(1);
+      expect(errorOf(bed.tracing.span('execute_tool fetch_path'))).to.include({ type: '401' });
     });
   });
 
   it('disable removes the integration; enable adds it once', async () => {
     const count = () => integrations().length;
     const before = count();
-    instrumentation.disable();
+    bed.instrumentation.disable();
     expect(count()).to.equal(before - 1);
     await generate('fetch_path', { path: '/500' });
-    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
-    instrumentation.enable();
-    instrumentation.enable();
+    expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
+    bed.instrumentation.enable();
+    bed.instrumentation.enable();
     expect(count()).to.equal(before);
   });
 });

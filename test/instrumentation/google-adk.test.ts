@@ -5,8 +5,6 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { FlakyServer } from '../helpers/flaky-server';
-import type { TestTracing } from '../helpers/tracing';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
@@ -20,8 +18,6 @@ type Part = {
 describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)', () => {
   // ADK traces through the global provider (its tracer is `trace.getTracer('gcp.vertex.agent')`).
   const bed = useAdapterTestBed({ global: true });
-  let tracing: TestTracing;
-  let server: FlakyServer;
   let adk: typeof Adk;
   let tools: Adk.FunctionTool[];
 
@@ -30,7 +26,6 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     // busy machine, and passed 60 s late in the whole suite, where every require also runs the
     // module hooks that earlier files' instrumentations left.
     this.timeout(180_000);
-    ({ tracing, server } = bed);
     adk = load('@google/adk');
 
     const fetchPath = new adk.FunctionTool({
@@ -38,7 +33,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       description: 'GETs a path on the test API',
       parameters: z.object({ path: z.string() }),
       execute: async ({ path }) => {
-        const res = await fetch(server.url + path);
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
         return { body: await res.text() };
       },
@@ -117,10 +112,10 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   /** ADK's own `execute_tool {name}` span: the only tool span, enriched rather than duplicated. */
   function adkToolSpan(name: string) {
-    const span = tracing.span(`execute_tool ${name}`);
+    const span = bed.tracing.span(`execute_tool ${name}`);
     expect(span.instrumentationScope.name).to.equal('gcp.vertex.agent');
     expect(span.kind).to.equal(SpanKind.INTERNAL);
-    const parent = tracing.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId);
+    const parent = bed.tracing.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId);
     expect(parent?.instrumentationScope.name).to.equal('gcp.vertex.agent');
     expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
     expect(span.attributes['gen_ai.tool.name']).to.equal(name);
@@ -153,10 +148,10 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   });
 
   it('classifies arguments that fail the Zod schema as invalid_input, not executed', async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const { response } = await runAgent('fetch_path', { path: 42 });
     expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'fetch_path'/);
-    expect(server.requestCount()).to.equal(before);
+    expect(bed.server.requestCount()).to.equal(before);
     expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal(unexecutedFailure('ZodError', 'invalid_input'));
   });
 
@@ -171,11 +166,11 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
     const { parts, send } = await runAgent('delete_file', { path: '/tmp/x' });
-    expect(tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
+    expect(bed.tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
     const request = parts.find(
       (part) => part.functionCall?.name === 'adk_request_confirmation',
     )!.functionCall!;
-    tracing.reset();
+    bed.tracing.reset();
     const answer = await send([
       {
         functionResponse: {
@@ -188,7 +183,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
       error: 'This tool call is rejected.',
     });
-    expect(errorOf(tracing.span('execute_tool delete_file'))).to.deep.equal(
+    expect(errorOf(bed.tracing.span('execute_tool delete_file'))).to.deep.equal(
       unexecutedFailure('not_permitted', 'not_permitted'),
     );
   });
@@ -196,7 +191,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   it('an unknown tool ends the step with an error event before any tool runs: no tool span (known limit)', async () => {
     const { errors } = await runAgent('no_such_tool', {});
     expect(errors).to.deep.equal(['Function no_such_tool is not found in the toolsDict.']);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it("starts its own span when runAsync is called outside ADK's", async () => {
@@ -206,7 +201,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       (err: unknown) => err,
     );
     expect((error as Error).message).to.equal("Error in tool 'fetch_path': GET /503 failed");
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.instrumentationScope.name).to.equal('otel-tool-errors');
     expect(errorOf(span)).to.include({ type: '503', kind: 'transient' });
   });

@@ -2,11 +2,9 @@ import { createRequire } from 'node:module';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type ConformanceTool } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
@@ -19,8 +17,6 @@ interface LcTool {
 
 describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
   let tools: Record<string, any>;
   let fetchPath: LcTool;
   let StructuredTool: { prototype: { call: { __wrapped?: boolean; __original?: unknown } } };
@@ -28,7 +24,6 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
   let AIMessage: new (fields: unknown) => unknown;
 
   before(async () => {
-    ({ tracing, instrumentation } = bed);
     tools = load('@langchain/core/tools');
     ({ StructuredTool } = tools);
     ({ ToolNode } = load('@langchain/langgraph/prebuilt'));
@@ -40,9 +35,9 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     });
   });
 
-  const underAgent = <T>(run: () => Promise<T>) => underAgentSpan(tracing.tracer, run);
+  const underAgent = <T>(run: () => Promise<T>) => underAgentSpan(bed.tracing.tracer, run);
 
-  const toolSpan = (name: string, agent: Span) => expectExecuteToolSpan(tracing, name, agent);
+  const toolSpan = (name: string, agent: Span) => expectExecuteToolSpan(bed.tracing, name, agent);
 
   /** A driver that builds the conformance tool with `build` and invokes it under an agent span. */
   const invoking = (build: (tool: ConformanceTool) => LcTool) => ({
@@ -103,7 +98,7 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     expect(reply!.status).to.equal('error');
     expect(reply!.content).to.match(/GET \/503 failed/);
     // ToolNode runs the tool under its own runnable context, which keeps the active span.
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
     expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_42');
     expect(errorOf(span)).to.deep.equal(executedFailure('503', 'transient'));
@@ -119,19 +114,19 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     });
     const { value } = await underAgent(() => node.invoke({ messages: [message] }));
     expect((value as { messages: Array<{ status?: string }> }).messages[0]!.status).to.equal('error');
-    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
+    expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
   });
 
   it('unpatches on disable and patches once again on enable', async () => {
     const original = StructuredTool.prototype.call.__original;
     expect(StructuredTool.prototype.call.__wrapped).to.equal(true);
-    instrumentation.disable();
+    bed.instrumentation.disable();
     expect(StructuredTool.prototype.call).to.equal(original);
     await fetchPath.invoke({ path: '/ok' });
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     expect(StructuredTool.prototype.call.__original).to.equal(original);
     await fetchPath.invoke({ path: '/ok' });
-    expect(tracing.spans()).to.have.length(1);
+    expect(bed.tracing.spans()).to.have.length(1);
   });
 });

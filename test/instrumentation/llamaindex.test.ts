@@ -13,12 +13,9 @@ import type {
 } from '@llamaindex/core/llms';
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { FlakyServer } from '../helpers/flaky-server';
-import type { TestTracing } from '../helpers/tracing';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
@@ -26,16 +23,12 @@ const load = createRequire(__filename);
 
 describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
   let workflow: typeof Workflow;
   let MockLLM: typeof Mock.MockLLM;
   let tools: BaseToolWithCall[];
   let tool: typeof Tools.tool;
 
   before(async () => {
-    ({ tracing, instrumentation, server } = bed);
     workflow = load('@llamaindex/workflow');
     ({ MockLLM } = load('@llamaindex/core/llms/mock'));
     ({ tool } = load('@llamaindex/core/tools') as typeof Tools);
@@ -49,7 +42,7 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
         execute: async (input) => {
           // LlamaIndex only logs a warning when the input fails the schema, so the tool checks it.
           const { path } = fetchPathInput.parse(input);
-          const res = await fetch(server.url + path);
+          const res = await fetch(bed.server.url + path);
           if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
           return res.text();
         },
@@ -94,14 +87,14 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
       value: result,
       error,
       agent: parent,
-    } = await underAgentSpan(tracing.tracer, () => agent.run('go'));
+    } = await underAgentSpan(bed.tracing.tracer, () => agent.run('go'));
     const toolMessage = seen[0] as
       { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
     return { result, error, parent, toolResult: toolMessage?.options?.toolResult };
   }
 
   const toolSpan = (name: string, parent: Span) =>
-    expectExecuteToolSpan(tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
+    expectExecuteToolSpan(bed.tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
 
   describeAdapterConformance({
     describesTool: true,
@@ -127,10 +120,10 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   });
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const { parent, toolResult } = await runAgent('fetch_path', { path: 42 });
     expect(toolResult?.isError).to.equal(true);
-    expect(server.requestCount()).to.equal(before);
+    expect(bed.server.requestCount()).to.equal(before);
     expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal(
       unexecutedFailure('ZodError', 'invalid_input'),
     );
@@ -151,10 +144,10 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   });
 
   it('stops tracing on disable and traces again on enable', async () => {
-    instrumentation.disable();
+    bed.instrumentation.disable();
     await runAgent('fetch_path', { path: '/500' });
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    bed.instrumentation.enable();
     const { parent } = await runAgent('fetch_path', { path: '/500' });
     expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type: '500' });
   });

@@ -8,12 +8,9 @@ import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { classifyToolError } from '../../src';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { FlakyServer } from '../helpers/flaky-server';
-import type { TestTracing } from '../helpers/tracing';
 import { errorOf, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
@@ -29,9 +26,6 @@ interface ModelToolCall {
 
 describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
   let Agent: typeof MastraAgent.Agent;
   let tools: typeof MastraTools;
   let workflows: typeof MastraWorkflows;
@@ -39,7 +33,6 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   let fetchPath: MastraTools.Tool;
 
   before(async () => {
-    ({ tracing, instrumentation, server } = bed);
     tools = load('@mastra/core/tools');
     ({ Agent } = load('@mastra/core/agent'));
     workflows = load('@mastra/core/workflows');
@@ -51,7 +44,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
       inputSchema: z.object({ path: z.string() }),
       outputSchema: z.object({ body: z.string() }),
       execute: async ({ path }) => {
-        const res = await fetch(server.url + path);
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
         return { body: await res.text() };
       },
@@ -91,13 +84,15 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   async function runAgent(input: unknown, toolName = 'fetch_path', agentTools = { fetch_path: fetchPath }) {
     const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
     const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: agentTools });
-    const { value: result, agent: parent } = await underAgentSpan(tracing.tracer, () => agent.generate('go'));
+    const { value: result, agent: parent } = await underAgentSpan(bed.tracing.tracer, () =>
+      agent.generate('go'),
+    );
     expect(result.text).to.equal('done');
     return { parent, toolResult: toolResults[0] as { output?: { type?: string; value?: unknown } } };
   }
 
   const toolSpan = (parent: Span, name = 'fetch_path') =>
-    expectExecuteToolSpan(tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
+    expectExecuteToolSpan(bed.tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
 
   describeAdapterConformance({
     describesTool: true,
@@ -119,15 +114,15 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   });
 
   it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const result = (await fetchPath.execute!({ path: 42 } as never, undefined as never)) as Record<
       string,
       unknown
     >;
     expect(result).to.include({ error: true });
     expect(result.validationErrors).to.be.an('object');
-    expect(server.requestCount()).to.equal(before);
-    const span = tracing.span('execute_tool fetch_path');
+    expect(bed.server.requestCount()).to.equal(before);
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(errorOf(span)).to.deep.equal(unexecutedFailure('tool_error', 'invalid_input'));
   });
 
@@ -140,7 +135,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     const run = await workflow.createRun();
     const result = await run.start({ inputData: { path: '/404' } });
     expect(result.status).to.equal('failed');
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.attributes['gen_ai.tool.call.id']).to.equal(undefined);
     expect(errorOf(span)).to.include({ type: '404', kind: 'permanent', status: SpanStatusCode.ERROR });
   });
@@ -150,12 +145,12 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     expect(String(unknown.output?.value)).to.match(/not found/);
     const { toolResult: invalid } = await runAgent({ path: 42 });
     expect(invalid.output?.value).to.deep.include({ error: true });
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('classifies the MastraError TOOL_EXECUTION_FAILED the agent wraps tool errors in, from its cause', async () => {
     const { MastraError } = load('@mastra/core/error') as typeof MastraErrors;
-    const cause = await fetch(`${server.url}/429?retryAfter=5`).then(
+    const cause = await fetch(`${bed.server.url}/429?retryAfter=5`).then(
       (res) => new Error('GET failed', { cause: res }),
     );
     // As the agent's tool builder builds it around what `execute` threw.
@@ -183,11 +178,11 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   });
 
   it('stops tracing on disable and traces again on enable', async () => {
-    instrumentation.disable();
+    bed.instrumentation.disable();
     await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
-    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.include({ type: '500' });
+    expect(errorOf(bed.tracing.span('execute_tool fetch_path'))).to.include({ type: '500' });
   });
 });

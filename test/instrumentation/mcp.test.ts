@@ -344,14 +344,20 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     before(async () => ({ client, close } = await SDKS[0]!.connect(api)));
     after(() => close());
 
-    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
-      const outer = tracing.tracer.startSpan('execute_tool busy', {
-        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'busy' },
+    /** Calls `name` under an agent framework's own `execute_tool {frameworkTool}` span; returns it. */
+    async function callUnderFrameworkSpan(frameworkTool: string, name: string) {
+      const outer = tracing.tracer.startSpan(`execute_tool ${frameworkTool}`, {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': frameworkTool },
       });
       await context.with(trace.setSpan(context.active(), outer), () =>
-        client.callTool({ name: 'busy', arguments: {} }),
+        client.callTool({ name, arguments: {} }),
       );
       outer.end();
+      return outer;
+    }
+
+    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
+      const outer = await callUnderFrameworkSpan('busy', 'busy');
       expect(tracing.spans().filter((s) => s.kind === SpanKind.CLIENT)).to.have.length(0);
       const enriched = tracing.span('execute_tool busy');
       expect(enriched.attributes).to.include({
@@ -366,13 +372,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     });
 
     it('another tool name: the CLIENT span nests under the framework span', async () => {
-      const outer = tracing.tracer.startSpan('execute_tool plan', {
-        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'plan' },
-      });
-      await context.with(trace.setSpan(context.active(), outer), () =>
-        client.callTool({ name: 'ok', arguments: {} }),
-      );
-      outer.end();
+      const outer = await callUnderFrameworkSpan('plan', 'ok');
       const { client: clientSpan } = spansOf('ok');
       expect(clientSpan.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
     });

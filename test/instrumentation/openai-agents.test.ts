@@ -5,11 +5,8 @@ import type * as AgentsCore from '@openai/agents-core';
 import type * as AgentsTesting from '@openai/agents-core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import type { FlakyServer } from '../helpers/flaky-server';
-import type { TestTracing } from '../helpers/tracing';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
@@ -31,9 +28,6 @@ const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try
 
 describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', () => {
   const bed = useAdapterTestBed();
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
   let agents: typeof AgentsCore;
   let testing: typeof AgentsTesting;
   let fetchPath: FunctionTool;
@@ -41,13 +35,12 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   let strictFetch: FunctionTool;
 
   before(async () => {
-    ({ tracing, instrumentation, server } = bed);
     agents = loadFresh('@openai/agents-core');
     testing = load('@openai/agents-core/testing');
     agents.setTracingDisabled(true);
 
     const get = async (path: string, signal?: AbortSignal) => {
-      const res = await fetch(server.url + path, { signal });
+      const res = await fetch(bed.server.url + path, { signal });
       if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
       return res.text();
     };
@@ -80,7 +73,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       [testing.assistantMessage('done')],
     ]);
     const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [tool] });
-    const parent = tracing.tracer.startSpan('agent');
+    const parent = bed.tracing.tracer.startSpan('agent');
     const outcome = await context
       .with(trace.setSpan(context.active(), parent), () =>
         new agents.Runner({ tracingDisabled: true }).run(agent, 'go'),
@@ -90,7 +83,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
         (error: unknown) => ({ result: undefined, error }),
       );
     parent.end();
-    const span = tracing.span(`execute_tool ${tool.name}`);
+    const span = bed.tracing.span(`execute_tool ${tool.name}`);
     expect(span.kind).to.equal(SpanKind.INTERNAL);
     expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
     expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
@@ -134,10 +127,10 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   });
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const { span, toolOutput } = await runToolCall(fetchPath, { path: 42 });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(server.requestCount()).to.equal(before);
+    expect(bed.server.requestCount()).to.equal(before);
     expect(errorOf(span)).to.deep.equal(unexecutedFailure('InvalidToolInputError', 'invalid_input'));
   });
 
@@ -152,7 +145,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       output?: unknown;
     };
     expect(output.output).to.match(/error occurred while parsing tool arguments/);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('with errorFunction: null, the same error reaches the runner and the span', async () => {
@@ -171,7 +164,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       (err: unknown) => err,
     );
     expect(error).to.be.instanceOf(agents.ModelBehaviorError);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('keeps what tool() builds: name from the execute function, invoke result, parameters', async () => {
@@ -190,13 +183,13 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   });
 
   it('unpatches on disable; after enable, tools made meanwhile are judged by the SDK texts', async () => {
-    instrumentation.disable();
+    bed.instrumentation.disable();
     const early = agents.tool({
       name: 'early',
       description: 'made while the instrumentation was off',
       parameters: z.object({ path: z.string() }),
       execute: async ({ path }) => {
-        const res = await fetch(server.url + path);
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`);
         return res.text();
       },
@@ -210,13 +203,13 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     });
     const untraced = await runAgentOnly(early, { path: '/500' });
     expect(untraced).to.equal(DEFAULT_ERROR_TEXT);
-    expect(tracing.spans()).to.have.length(0);
+    expect(bed.tracing.spans()).to.have.length(0);
 
-    instrumentation.enable();
+    bed.instrumentation.enable();
     const { span, toolOutput } = await runToolCall(early, { path: '/500' });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
     expect(errorOf(span)).to.deep.equal(executedFailure('tool_error', 'tool_error'));
-    tracing.reset();
+    bed.tracing.reset();
     const slow = await runToolCall(slowEarly, {});
     expect(slow.toolOutput).to.equal("Tool 'slow_early' timed out after 30ms.");
     expect(errorOf(slow.span)).to.include({ type: 'timeout', kind: 'timeout' });
