@@ -13,20 +13,29 @@ export interface NodeRun {
  * Runs `node [nodeArgs] script` from the repository root with only the variables given (plus
  * PATH), never the test's own OTEL_*; killed after 30 s.
  */
-export async function runNode(
-  nodeArgs: string[],
-  script: string,
+export function runNode(nodeArgs: string[], script: string, env: Record<string, string>): Promise<NodeRun> {
+  return runCommand(process.execPath, [...nodeArgs, script], env);
+}
+
+/**
+ * Runs `command args` from the repository root with only the variables given (plus PATH and, with
+ * `home`, HOME); killed after `killAfterMs`.
+ */
+export async function runCommand(
+  command: string,
+  args: string[],
   env: Record<string, string>,
+  { killAfterMs = 30_000, home = false } = {},
 ): Promise<NodeRun> {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const child = spawn(command, args, {
     cwd: join(__dirname, '..', '..'),
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...(home ? { HOME: process.env.HOME ?? '' } : {}), ...env },
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(killer);
   return { code, stdout, stderr };
