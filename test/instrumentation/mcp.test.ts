@@ -134,6 +134,15 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     return { client: client!, server };
   }
 
+  /** Calls `busy` (an isError result); returns its client and server span, both there. */
+  async function callBusy(client: Any): Promise<{ client: ReadableSpan; server: ReadableSpan }> {
+    const result = await client.callTool({ name: 'busy', arguments: {} });
+    expect(result.isError).to.equal(true);
+    const { client: clientSpan, server } = spansOf('busy');
+    expect(server, 'server span').to.not.equal(undefined);
+    return { client: clientSpan, server: server! };
+  }
+
   for (const sdk of SDKS) {
     describe(sdk.label, () => {
       let client: Any;
@@ -325,16 +334,13 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     after(() => close());
 
     it('the server span is the client span child; network.transport=tcp, mcp.session.id and the protocol version', async () => {
-      const result = await client.callTool({ name: 'busy', arguments: {} });
-      expect(result.isError).to.equal(true);
-      const { client: clientSpan, server } = spansOf('busy');
-      expect(server, 'server span').to.not.equal(undefined);
+      const { client: clientSpan, server } = await callBusy(client);
       expect(clientSpan.attributes['network.transport']).to.equal('tcp');
-      expect(server!.attributes['network.transport']).to.equal('tcp');
+      expect(server.attributes['network.transport']).to.equal('tcp');
       expect(clientSpan.attributes['mcp.session.id']).to.be.a('string');
-      expect(server!.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
+      expect(server.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
       expect(clientSpan.attributes['mcp.protocol.version']).to.match(/^\d{4}-\d{2}-\d{2}$/);
-      expect(server!.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
+      expect(server.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
     });
   });
 
@@ -410,10 +416,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     after(() => close());
 
     it('client and server spans in one trace, tool_error with the status kept', async () => {
-      const result = await client.callTool({ name: 'busy', arguments: {} });
-      expect(result.isError).to.equal(true);
-      const { client: clientSpan, server } = spansOf('busy');
-      expect(server, 'server span').to.not.equal(undefined);
+      const { client: clientSpan, server } = await callBusy(client);
       for (const span of [clientSpan, server!]) {
         expect(span.attributes['error.type']).to.equal('tool_error');
         expect(span.attributes['tool.error_detail_type']).to.equal('503');
