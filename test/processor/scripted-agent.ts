@@ -21,18 +21,10 @@ export function throwingTool<R = ReturnType<typeof tool>>(error: Error, make?: (
   return noInputTool(() => Promise.reject(error), make);
 }
 
-/**
- * Runs a real AI SDK v6 `generateText` whose mock model calls each named tool once (in parallel,
- * in one step; with `{}` unless `calls` says otherwise), then answers. The SDK records its own
- * `ai.toolCall` spans on `tracer`.
- */
-export async function runToolsWithAiSdk(
-  tracer: Tracer,
-  tools: ToolSet,
-  calls: Record<string, unknown> = Object.fromEntries(Object.keys(tools).map((name) => [name, {}])),
-) {
+/** The AI SDK's mock model, calling each named tool once (in parallel, in one step), then answering. */
+export function modelCallingEach(calls: Record<string, unknown>): MockLanguageModelV3 {
   let step = 0;
-  const model = new MockLanguageModelV3({
+  return new MockLanguageModelV3({
     doGenerate: async () => {
       step++;
       if (step === 1) {
@@ -56,8 +48,20 @@ export async function runToolsWithAiSdk(
       };
     },
   });
+}
+
+/**
+ * Runs a real AI SDK v6 `generateText` whose mock model calls each named tool once (with `{}`
+ * unless `calls` says otherwise), then answers. The SDK records its own `ai.toolCall` spans on
+ * `tracer`.
+ */
+export async function runToolsWithAiSdk(
+  tracer: Tracer,
+  tools: ToolSet,
+  calls: Record<string, unknown> = Object.fromEntries(Object.keys(tools).map((name) => [name, {}])),
+) {
   return generateText({
-    model,
+    model: modelCallingEach(calls),
     prompt: 'use the tools',
     tools,
     stopWhen: stepCountIs(3),
