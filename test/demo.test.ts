@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startOtlpJsonReceiver, type OtlpJsonReceiver } from './helpers/otlp-json-receiver';
+import { runCommand } from './helpers/run-node';
 
 /**
  * `npm run demo`, as the README tells users to run it: builds the package, starts the flaky
@@ -11,20 +10,9 @@ import { startOtlpJsonReceiver, type OtlpJsonReceiver } from './helpers/otlp-jso
 
 const ROOT = join(__dirname, '..');
 
-async function run(command: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(killer);
-  return { code, stdout, stderr };
-}
+/** `command args` from the repository root, with HOME (npm needs it) and the variables given. */
+const run = (command: string, args: string[], env: Record<string, string> = {}) =>
+  runCommand(command, args, env, { killAfterMs: 60_000, home: true });
 
 /** The table's data rows, as arrays of cells. */
 function tableRows(stdout: string): Map<string, string[]> {

@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A real HTTP server on 127.0.0.1 that fails on purpose, for tools that call it.
@@ -22,8 +22,7 @@ export interface FlakyServer {
 
 export async function startFlakyServer(): Promise<FlakyServer> {
   let requests = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     requests++;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/hang') return;
@@ -41,29 +40,13 @@ export async function startFlakyServer(): Promise<FlakyServer> {
     if (retryAfter !== null) headers['retry-after'] = retryAfter;
     res.writeHead(Number(status[1]), headers).end(JSON.stringify({ error: `status ${status[1]}` }));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requestCount: () => requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, port, close } = await listenOnLoopback(server);
+  return { url, port, requestCount: () => requests, close };
 }
 
 /** A 127.0.0.1 port that nothing listens on: connecting to it fails with ECONNREFUSED. */
 export async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const { port, close } = await listenOnLoopback(createServer());
+  await close();
   return port;
 }

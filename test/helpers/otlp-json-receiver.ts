@@ -1,10 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
+import { listenOnLoopback } from './loopback';
 
 /**
- * A real OTLP/HTTP receiver on 127.0.0.1 that decodes OTLP/JSON traces and metrics (exporters
- * set to `http/json`). contrib-test-utils' TestCollector takes
- * traces only and listens on every interface; this one takes both, on loopback only.
+ * A real OTLP/HTTP receiver on 127.0.0.1 for every test that exports. It keeps each request body
+ * exactly as the exporter sent it (so tests can search the real bytes, protobuf ones included),
+ * decodes OTLP/JSON traces and metrics (exporters set to `http/json`), and can answer slowly to
+ * play a struggling collector.
  */
 
 type AnyValue = {
@@ -13,9 +14,12 @@ type AnyValue = {
   intValue?: number | string;
   doubleValue?: number;
   arrayValue?: { values?: AnyValue[] };
+  kvlistValue?: { values?: KeyValue[] };
+  bytesValue?: string;
 };
 type KeyValue = { key: string; value?: AnyValue };
 
+/** One span of an OTLP/JSON export request, with its attributes flattened into a record. */
 export interface ReceivedSpan {
   name: string;
   traceId: string;
@@ -25,7 +29,9 @@ export interface ReceivedSpan {
   kind: number;
   /** 2 = ERROR. */
   statusCode: number;
+  statusMessage?: string;
   attributes: Record<string, unknown>;
+  events: { name: string; attributes: Record<string, unknown> }[];
   serviceName?: unknown;
 }
 
@@ -39,90 +45,167 @@ export interface ReceivedDataPoint {
 export interface OtlpJsonReceiver {
   /** For OTEL_EXPORTER_OTLP_ENDPOINT: the exporters add `/v1/traces` and `/v1/metrics`. */
   readonly endpoint: string;
+  /** The traces endpoint, for an exporter's `url` or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. */
+  readonly tracesUrl: string;
+  /** Every request body, byte for byte, in arrival order. */
+  readonly bodies: Buffer[];
+  /** Spans decoded from the JSON bodies received so far. */
   spans(): ReceivedSpan[];
   dataPoints(): ReceivedDataPoint[];
+  requestCount(): number;
+  /** Answers each later request only after `ms` milliseconds (0: at once). */
+  setResponseDelay(ms: number): void;
+  /** Forgets the bodies, spans and data points received so far. */
+  reset(): void;
+  /** Stops listening and destroys open sockets, including requests still being delayed. */
   close(): Promise<void>;
 }
 
-function flatten(attributes: KeyValue[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key, value } of attributes ?? []) {
-    if (value) out[key] = scalarOrArray(value);
+export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
+  const bodies: Buffer[] = [];
+  const spans: ReceivedSpan[] = [];
+  const points: ReceivedDataPoint[] = [];
+  let delayMs = 0;
+  let requests = 0;
+
+  const server = createServer((req, res) => {
+    requests++;
+    void readBody(req).then((body) => {
+      bodies.push(body);
+      const json = (req.headers['content-type'] ?? '').includes('json');
+      if (json && req.url === '/v1/traces') spans.push(...decodeJsonSpans(body));
+      if (json && req.url === '/v1/metrics') points.push(...decodeJsonDataPoints(body));
+      const answer = () => {
+        res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
+        // An empty Export*ServiceResponse: `{}` in JSON, zero bytes in protobuf.
+        res.end(json ? '{}' : undefined);
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  const { url, close } = await listenOnLoopback(server);
+
+  return {
+    endpoint: url,
+    tracesUrl: `${url}/v1/traces`,
+    bodies,
+    spans: () => spans,
+    dataPoints: () => points,
+    requestCount: () => requests,
+    setResponseDelay(ms) {
+      delayMs = ms;
+    },
+    reset() {
+      bodies.length = 0;
+      spans.length = 0;
+      points.length = 0;
+    },
+    close,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    // A destroyed socket (close() during a delayed answer) ends the request without 'end'.
+    req.on('error', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+interface JsonTracesRequest {
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: {
+      spans?: {
+        name: string;
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        kind?: number;
+        status?: { code?: number; message?: string };
+        attributes?: KeyValue[];
+        events?: { name: string; attributes?: KeyValue[] }[];
+      }[];
+    }[];
+  }[];
+}
+
+export function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
+  const request = JSON.parse(body.toString('utf8')) as JsonTracesRequest;
+  const out: ReceivedSpan[] = [];
+  for (const resourceSpans of request.resourceSpans ?? []) {
+    const serviceName = flatten(resourceSpans.resource?.attributes)['service.name'];
+    for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
+      for (const span of scopeSpans.spans ?? []) {
+        out.push({
+          name: span.name,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId || undefined,
+          kind: span.kind ?? 0,
+          statusCode: span.status?.code ?? 0,
+          statusMessage: span.status?.message,
+          attributes: flatten(span.attributes),
+          events: (span.events ?? []).map((event) => ({
+            name: event.name,
+            attributes: flatten(event.attributes),
+          })),
+          serviceName,
+        });
+      }
+    }
   }
   return out;
 }
 
-/** Arrays are what the HTTP instrumentations record headers as (`http.response.header.*`). */
-function scalarOrArray(value: AnyValue): unknown {
-  if (value.arrayValue) return (value.arrayValue.values ?? []).map(scalarOrArray);
-  return (
-    value.stringValue ??
-    value.boolValue ??
-    (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue)
-  );
+interface JsonMetricsRequest {
+  resourceMetrics?: {
+    scopeMetrics?: {
+      metrics?: {
+        name: string;
+        histogram?: { dataPoints?: JsonDataPoint[] };
+        sum?: { dataPoints?: JsonDataPoint[] };
+      }[];
+    }[];
+  }[];
 }
+type JsonDataPoint = { attributes?: KeyValue[]; count?: unknown; asInt?: unknown; asDouble?: unknown };
 
-export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
-  const spans: ReceivedSpan[] = [];
-  const points: ReceivedDataPoint[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      const data = JSON.parse(body);
-      if (req.url === '/v1/traces') {
-        for (const resourceSpans of data.resourceSpans ?? []) {
-          const serviceName = flatten(resourceSpans.resource?.attributes)['service.name'];
-          for (const scope of resourceSpans.scopeSpans ?? []) {
-            for (const span of scope.spans ?? []) {
-              spans.push({
-                name: span.name,
-                traceId: span.traceId,
-                spanId: span.spanId,
-                kind: span.kind ?? 0,
-                parentSpanId: span.parentSpanId || undefined,
-                statusCode: span.status?.code ?? 0,
-                attributes: flatten(span.attributes),
-                serviceName,
-              });
-            }
-          }
-        }
-      } else if (req.url === '/v1/metrics') {
-        for (const resourceMetrics of data.resourceMetrics ?? []) {
-          for (const scope of resourceMetrics.scopeMetrics ?? []) {
-            for (const metric of scope.metrics ?? []) {
-              const dataPoints = metric.histogram?.dataPoints ?? metric.sum?.dataPoints ?? [];
-              for (const point of dataPoints) {
-                points.push({
-                  metric: metric.name,
-                  attributes: flatten(point.attributes),
-                  value: Number(point.count ?? point.asInt ?? point.asDouble),
-                });
-              }
-            }
-          }
+function decodeJsonDataPoints(body: Buffer): ReceivedDataPoint[] {
+  const request = JSON.parse(body.toString('utf8')) as JsonMetricsRequest;
+  const out: ReceivedDataPoint[] = [];
+  for (const resourceMetrics of request.resourceMetrics ?? []) {
+    for (const scope of resourceMetrics.scopeMetrics ?? []) {
+      for (const metric of scope.metrics ?? []) {
+        for (const point of metric.histogram?.dataPoints ?? metric.sum?.dataPoints ?? []) {
+          out.push({
+            metric: metric.name,
+            attributes: flatten(point.attributes),
+            value: Number(point.count ?? point.asInt ?? point.asDouble),
+          });
         }
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    spans: () => spans,
-    dataPoints: () => points,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+    }
+  }
+  return out;
+}
+
+/** Attributes as a record; arrays are what the HTTP instrumentations record headers as. */
+function flatten(attributes: KeyValue[] | undefined): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const { key, value } of attributes ?? []) if (value) record[key] = anyValue(value);
+  return record;
+}
+
+function anyValue(value: AnyValue): unknown {
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(anyValue);
+  if (value.kvlistValue) return flatten(value.kvlistValue.values);
+  return value.bytesValue;
 }

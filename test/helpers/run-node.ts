@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { startOtlpJsonReceiver, type ReceivedSpan } from './otlp-json-receiver';
 
 export interface NodeRun {
   code: number | null;
@@ -12,21 +13,64 @@ export interface NodeRun {
  * Runs `node [nodeArgs] script` from the repository root with only the variables given (plus
  * PATH), never the test's own OTEL_*; killed after 30 s.
  */
-export async function runNode(
-  nodeArgs: string[],
-  script: string,
+export function runNode(nodeArgs: string[], script: string, env: Record<string, string>): Promise<NodeRun> {
+  return runCommand(process.execPath, [...nodeArgs, script], env);
+}
+
+/**
+ * Runs `command args` from the repository root with only the variables given (plus PATH and, with
+ * `home`, HOME); killed after `killAfterMs`.
+ */
+export async function runCommand(
+  command: string,
+  args: string[],
   env: Record<string, string>,
+  { killAfterMs = 30_000, home = false } = {},
 ): Promise<NodeRun> {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const child = spawn(command, args, {
     cwd: join(__dirname, '..', '..'),
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...(home ? { HOME: process.env.HOME ?? '' } : {}), ...env },
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(killer);
   return { code, stdout, stderr };
+}
+
+/** A script run plain and under the register, and the spans the registered run exported. */
+export interface PlainAndRegistered {
+  plain: NodeRun;
+  registered: NodeRun;
+  spans: ReceivedSpan[];
+}
+
+/**
+ * Runs `script` plain, then under the register (`registerArgs`, e.g. `--import <bundle>`) exporting
+ * OTLP/JSON traces to a receiver on 127.0.0.1, with `env` for both runs and `otelEnv` for the
+ * registered one (metrics off).
+ */
+export async function runPlainAndRegistered(
+  registerArgs: string[],
+  script: string,
+  env: Record<string, string>,
+  otelEnv: Record<string, string>,
+): Promise<PlainAndRegistered> {
+  const receiver = await startOtlpJsonReceiver();
+  try {
+    const plain = await runNode([], script, env);
+    const registered = await runNode(registerArgs, script, {
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      ...otelEnv,
+    });
+    return { plain, registered, spans: receiver.spans() };
+  } finally {
+    await receiver.close();
+  }
 }

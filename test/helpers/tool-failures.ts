@@ -1,3 +1,4 @@
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /** A tool's HTTP call: a failed status is thrown as a generic Error whose cause is the Response. */
@@ -15,4 +16,24 @@ export function errorOf(span: ReadableSpan) {
     executed: span.attributes['tool.error_executed'],
     status: span.status.code,
   };
+}
+
+/** What `errorOf` reads off the span of a tool that ran and failed. */
+export function executedFailure(type: string, kind: string) {
+  return { type, kind, executed: true, status: SpanStatusCode.ERROR };
+}
+
+/** What `errorOf` reads off the span of a call that failed before the tool ran (bad input, unknown tool). */
+export function unexecutedFailure(type: string, kind: string) {
+  return { type, kind, executed: false, status: SpanStatusCode.ERROR };
+}
+
+/** The classification a span carries, with `tool.error_retryable`, and its status code. */
+export function markOf(span: ReadableSpan) {
+  return { ...errorOf(span), retryable: span.attributes['tool.error_retryable'] };
+}
+
+/** What `markOf` reads off a failed span. */
+export function mark(type: string, kind: string, retryable: boolean, executed = true) {
+  return { type, kind, retryable, executed, status: SpanStatusCode.ERROR };
 }

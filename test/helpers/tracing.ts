@@ -32,6 +32,8 @@ export interface TestTracing {
 export interface TestTracingOptions {
   /** Extra processors, run before the exporting one (e.g. the ToolErrorSpanProcessor). */
   spanProcessors?: SpanProcessor[];
+  /** All the processors, given the exporter, when spans reach it otherwise (an exporter wrapper). */
+  pipeline?: (exporter: InMemorySpanExporter) => SpanProcessor[];
   /** Also register the provider as the global tracer provider. */
   global?: boolean;
 }
@@ -49,7 +51,10 @@ export function createTestTracing(options: TestTracingOptions = {}): TestTracing
   ensureContextManager();
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
-    spanProcessors: [...(options.spanProcessors ?? []), new SimpleSpanProcessor(exporter)],
+    spanProcessors: options.pipeline?.(exporter) ?? [
+      ...(options.spanProcessors ?? []),
+      new SimpleSpanProcessor(exporter),
+    ],
   });
   if (options.global) {
     trace.disable();

@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/test-bed';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
 const load = createRequire(__filename);
@@ -17,47 +17,33 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
+/** The first part of a step's content of the given type. */
+function partOf(content: unknown, type: string) {
+  return (content as Array<{ type: string; error?: unknown; output?: unknown }>).find(
+    (part) => part.type === type,
+  );
+}
+
 describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with MockLanguageModelV3)', () => {
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  const bed = useAdapterTestBed();
   let ai: typeof Ai;
   let MockLanguageModelV3: typeof AiTest.MockLanguageModelV3;
   let tools: Ai.ToolSet;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
-    const closedPort = await refusedPort();
     ai = load('ai');
     ({ MockLanguageModelV3 } = load('ai/test') as typeof AiTest);
     tools = {
       fetch_path: ai.tool({
         description: 'GETs a path on the test API',
         inputSchema: z.object({ path: z.string() }),
-        execute: async ({ path }, { abortSignal }) => callApi(server.url + path, abortSignal),
-      }),
-      fetch_closed: ai.tool({
-        inputSchema: z.object({}),
-        execute: async () => callApi(`http://127.0.0.1:${closedPort}/`),
-      }),
-      slow: ai.tool({
-        inputSchema: z.object({}),
-        execute: async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)),
+        execute: async ({ path }, { abortSignal }) => callApi(bed.server.url + path, abortSignal),
       }),
       adk_contract: ai.tool({
         inputSchema: z.object({}),
         execute: async () => ({ success: false, error: { status: 503, message: 'upstream unavailable' } }),
       }),
     };
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** A mock model that calls `toolName` with `input` once, then answers. */
@@ -80,25 +66,10 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     });
   }
 
-  async function underAgent<T>(run: () => Promise<T> | T): Promise<{ value: T; agent: Span }> {
-    const agent = tracing.tracer.startSpan('agent');
-    const value = await context.with(trace.setSpan(context.active(), agent), run);
-    agent.end();
-    return { value, agent };
-  }
+  const underAgent = <T>(run: () => Promise<T> | T) => underAgentSpan(bed.tracing.tracer, run);
 
-  function toolSpan(name: string, agent: Span) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
-    expect(span.attributes).to.include({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
-      'gen_ai.tool.call.id': 'call-1',
-      'gen_ai.tool.type': 'function',
-    });
-    return span;
-  }
+  const toolSpan = (name: string, agent: Span) =>
+    expectExecuteToolSpan(bed.tracing, name, agent, { 'gen_ai.tool.call.id': 'call-1' });
 
   const generate = (toolName: string, input: unknown, extra: Record<string, unknown> = {}) =>
     ai.generateText({
@@ -109,33 +80,24 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       ...extra,
     });
 
-  for (const [path, type, kind] of [
-    ['/500', '500', 'transient'],
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`generateText: a real ${path} answer is ${kind}, while the SDK returns a tool-error part`, async () => {
-      const { value, agent } = await underAgent(() => generate('fetch_path', { path }));
-      const toolError = value.steps[0]!.content.find((part) => part.type === 'tool-error');
-      expect((toolError as { error?: Error } | undefined)?.error?.message).to.equal(
-        `GET ${path.split('?')[0]} failed`,
+  describeAdapterConformance({
+    describesTool: true,
+    async call(tool) {
+      const conformanceTools = {
+        [tool.name]: ai.tool({
+          description: tool.description,
+          inputSchema: z.object({ path: z.string() }),
+          execute: (input) => tool.execute(input),
+        }),
+      };
+      const { value, agent } = await underAgent(() =>
+        generate(tool.name, tool.input, { tools: conformanceTools }),
       );
-      const span = toolSpan('fetch_path', agent);
-      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
-      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    });
-  }
-
-  it('classifies a refused port and an AbortSignal.timeout', async () => {
-    const closed = await underAgent(() => generate('fetch_closed', {}));
-    expect(errorOf(toolSpan('fetch_closed', closed.agent))).to.include({
-      type: 'ECONNREFUSED',
-      kind: 'network',
-    });
-    const slow = await underAgent(() => generate('slow', {}));
-    expect(errorOf(toolSpan('slow', slow.agent))).to.include({ type: 'timeout', kind: 'timeout' });
+      return { span: toolSpan(tool.name, agent), answer: value.steps[0]!.content };
+    },
+    expectFailureAnswer: (content, thrown) => expect(partOf(content, 'tool-error')?.error).to.equal(thrown),
+    expectSuccessAnswer: (content, returned) =>
+      expect(partOf(content, 'tool-result')?.output).to.equal(returned),
   });
 
   it('marks a returned { success: false } result from its status', async () => {
@@ -149,22 +111,16 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       generate('nope', {}, { onStepFinish: (s: unknown) => steps.push(s) }),
     );
     expect(steps).to.have.length(2);
-    expect(errorOf(toolSpan('nope', agent))).to.deep.equal({
-      type: 'NoSuchToolError',
-      kind: 'unknown_tool',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('nope', agent))).to.deep.equal(
+      unexecutedFailure('NoSuchToolError', 'unknown_tool'),
+    );
   });
 
   it('records a Zod input error as invalid_input, not executed', async () => {
     const { agent } = await underAgent(() => generate('fetch_path', { path: 42 }));
-    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
-      type: 'InvalidToolInputError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal(
+      unexecutedFailure('InvalidToolInputError', 'invalid_input'),
+    );
   });
 
   it('enriches the SDK ai.toolCall span when telemetry is on, instead of adding a second span', async () => {
@@ -172,21 +128,16 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
       generate(
         'fetch_path',
         { path: '/500' },
-        { experimental_telemetry: { isEnabled: true, tracer: tracing.tracer } },
+        { experimental_telemetry: { isEnabled: true, tracer: bed.tracing.tracer } },
       ),
     );
-    const names = tracing.spans().map((s) => s.name);
+    const names = bed.tracing.spans().map((s) => s.name);
     expect(names.filter((n) => n.startsWith('execute_tool'))).to.deep.equal([]);
-    const span = tracing.span('ai.toolCall');
+    const span = bed.tracing.span('ai.toolCall');
     expect(span.attributes).to.include({ 'gen_ai.tool.name': 'fetch_path', 'gen_ai.tool.call.id': 'call-1' });
     // The AI SDK convention keeps its own operation name (see the processor's recognition notes).
     expect(span.attributes['gen_ai.operation.name']).to.equal(undefined);
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('500', 'transient'));
     // The SDK records the exception itself; the wrapper adds none.
     expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
   });
@@ -226,13 +177,13 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     const patched = ai.generateText as unknown as { __wrapped?: boolean; __original?: unknown };
     expect(patched.__wrapped).to.equal(true);
     const original = patched.__original;
-    instrumentation.disable();
+    bed.instrumentation.disable();
     expect(ai.generateText).to.equal(original);
     await generate('fetch_path', { path: '/500' });
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     expect((ai.generateText as unknown as { __original?: unknown }).__original).to.equal(original);
     await generate('fetch_path', { path: '/500' });
-    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool fetch_path']);
+    expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool fetch_path']);
   });
 });

@@ -3,10 +3,9 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type * as Adk from '@google/adk';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/test-bed';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
@@ -17,9 +16,8 @@ type Part = {
 };
 
 describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)', () => {
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  // ADK traces through the global provider (its tracer is `trace.getTracer('gcp.vertex.agent')`).
+  const bed = useAdapterTestBed({ global: true });
   let adk: typeof Adk;
   let tools: Adk.FunctionTool[];
 
@@ -28,20 +26,14 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     // busy machine, and passed 60 s late in the whole suite, where every require also runs the
     // module hooks that earlier files' instrumentations left.
     this.timeout(180_000);
-    // ADK traces through the global provider (its tracer is `trace.getTracer('gcp.vertex.agent')`).
-    tracing = createTestTracing({ global: true });
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
     adk = load('@google/adk');
 
     const fetchPath = new adk.FunctionTool({
       name: 'fetch_path',
       description: 'GETs a path on the test API',
-      parameters: z.object({ path: z.string(), timeoutMs: z.number().optional() }),
-      execute: async ({ path, timeoutMs }) => {
-        const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-        const res = await fetch(server.url + path, { signal });
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
         return { body: await res.text() };
       },
@@ -60,12 +52,6 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       execute: () => ({ deleted: true }),
     });
     tools = [fetchPath, lockedFile, deleteFile];
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** A model that calls one tool, then answers `done`. ADK's own extension point for models. */
@@ -92,12 +78,12 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   }
 
   /** Runs the agent; returns every event's parts and a runner to continue the session. */
-  async function runAgent(name: string, args: Record<string, unknown>) {
+  async function runAgent(name: string, args: Record<string, unknown>, agentTools = tools) {
     const agent = new adk.LlmAgent({
       name: 'tester',
       model: scriptedLlm(name, args),
       instruction: 'test',
-      tools,
+      tools: agentTools,
     });
     const runner = new adk.InMemoryRunner({ agent, appName: 'app' });
     const session = await runner.sessionService.createSession({ appName: 'app', userId: 'user' });
@@ -126,10 +112,10 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   /** ADK's own `execute_tool {name}` span: the only tool span, enriched rather than duplicated. */
   function adkToolSpan(name: string) {
-    const span = tracing.span(`execute_tool ${name}`);
+    const span = bed.tracing.span(`execute_tool ${name}`);
     expect(span.instrumentationScope.name).to.equal('gcp.vertex.agent');
     expect(span.kind).to.equal(SpanKind.INTERNAL);
-    const parent = tracing.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId);
+    const parent = bed.tracing.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId);
     expect(parent?.instrumentationScope.name).to.equal('gcp.vertex.agent');
     expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
     expect(span.attributes['gen_ai.tool.name']).to.equal(name);
@@ -137,52 +123,36 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     return span;
   }
 
-  it("enriches ADK's span with the real HTTP 500, which ADK re-throws as a plain Error", async () => {
-    const { response } = await runAgent('fetch_path', { path: '/500' });
-    expect(response).to.deep.equal({ error: "Error in tool 'fetch_path': GET /500 failed" });
-    const span = adkToolSpan('fetch_path');
-    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.status.message).to.equal('GET [REDACTED] failed');
-  });
-
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`classifies ${path} as ${kind}`, async () => {
-      await runAgent('fetch_path', { path });
-      expect(errorOf(adkToolSpan('fetch_path'))).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('classifies a fetch that times out as timeout', async () => {
-    await runAgent('fetch_path', { path: '/hang', timeoutMs: 50 });
-    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+  describeAdapterConformance({
+    describesTool: true,
+    // The adapter enriches ADK's span, which records no exception event.
+    exceptionEvents: 0,
+    async call({ name, description, input, execute }) {
+      const tool = new adk.FunctionTool({
+        name,
+        description,
+        parameters: z.object({ path: z.string() }),
+        execute,
+      });
+      const { response } = await runAgent(name, { ...input }, [tool]);
+      const span = adkToolSpan(name);
+      // ADK's own attributes: it writes the tool's type only on a call that succeeded.
+      if (span.status.code === SpanStatusCode.UNSET)
+        expect(span.attributes['gen_ai.tool.type']).to.equal('FunctionTool');
+      return { span, answer: response };
+    },
+    // ADK re-throws the tool's error as a plain Error and answers the model with its message.
+    expectFailureAnswer: (response, thrown) =>
+      expect(response).to.deep.equal({ error: `Error in tool 'call_api': ${(thrown as Error).message}` }),
+    expectSuccessAnswer: (response, returned) => expect(response).to.deep.equal({ result: returned }),
   });
 
   it('classifies arguments that fail the Zod schema as invalid_input, not executed', async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const { response } = await runAgent('fetch_path', { path: 42 });
     expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'fetch_path'/);
-    expect(server.requestCount()).to.equal(before);
-    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal({
-      type: 'ZodError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(bed.server.requestCount()).to.equal(before);
+    expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal(unexecutedFailure('ZodError', 'invalid_input'));
   });
 
   it('marks the returned ADK contract { status: "error" } as tool_error', async () => {
@@ -191,30 +161,16 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       status: 'error',
       error_message: 'the file is locked by another process',
     });
-    expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-  });
-
-  it("leaves a successful call to ADK's own attributes", async () => {
-    const { response } = await runAgent('fetch_path', { path: '/ok' });
-    expect(response).to.deep.equal({ body: '{"ok":true}' });
-    const span = adkToolSpan('fetch_path');
-    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
-    expect(span.attributes['error.type']).to.equal(undefined);
-    expect(span.attributes['gen_ai.tool.type']).to.equal('FunctionTool');
+    expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal(executedFailure('tool_error', 'tool_error'));
   });
 
   it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
     const { parts, send } = await runAgent('delete_file', { path: '/tmp/x' });
-    expect(tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
+    expect(bed.tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
     const request = parts.find(
       (part) => part.functionCall?.name === 'adk_request_confirmation',
     )!.functionCall!;
-    tracing.reset();
+    bed.tracing.reset();
     const answer = await send([
       {
         functionResponse: {
@@ -227,18 +183,15 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
       error: 'This tool call is rejected.',
     });
-    expect(errorOf(tracing.span('execute_tool delete_file'))).to.deep.equal({
-      type: 'not_permitted',
-      kind: 'not_permitted',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(bed.tracing.span('execute_tool delete_file'))).to.deep.equal(
+      unexecutedFailure('not_permitted', 'not_permitted'),
+    );
   });
 
   it('an unknown tool ends the step with an error event before any tool runs: no tool span (known limit)', async () => {
     const { errors } = await runAgent('no_such_tool', {});
     expect(errors).to.deep.equal(['Function no_such_tool is not found in the toolsDict.']);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it("starts its own span when runAsync is called outside ADK's", async () => {
@@ -248,7 +201,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
       (err: unknown) => err,
     );
     expect((error as Error).message).to.equal("Error in tool 'fetch_path': GET /503 failed");
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.instrumentationScope.name).to.equal('otel-tool-errors');
     expect(errorOf(span)).to.include({ type: '503', kind: 'transient' });
   });

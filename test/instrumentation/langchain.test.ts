@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
+import { describeAdapterConformance, type ConformanceTool } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/test-bed';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -16,85 +16,58 @@ interface LcTool {
 }
 
 describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => {
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  const bed = useAdapterTestBed();
+  let tools: Record<string, any>;
   let fetchPath: LcTool;
-  let fetchClosed: LcTool;
-  let slow: LcTool;
   let StructuredTool: { prototype: { call: { __wrapped?: boolean; __original?: unknown } } };
   let ToolNode: new (tools: LcTool[]) => { invoke(state: unknown): Promise<{ messages: unknown[] }> };
   let AIMessage: new (fields: unknown) => unknown;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
-    const closedPort = await refusedPort();
-    const tools = load('@langchain/core/tools');
+    tools = load('@langchain/core/tools');
     ({ StructuredTool } = tools);
     ({ ToolNode } = load('@langchain/langgraph/prebuilt'));
     ({ AIMessage } = load('@langchain/core/messages'));
-    fetchPath = tools.tool(async ({ path }: { path: string }) => callApi(server.url + path), {
+    fetchPath = tools.tool(async ({ path }: { path: string }) => callApi(bed.server.url + path), {
       name: 'fetch_path',
       description: 'GETs a path on the test API',
       schema: z.object({ path: z.string() }),
     });
-    fetchClosed = new tools.DynamicStructuredTool({
-      name: 'fetch_closed',
-      description: 'GETs a closed port',
-      schema: z.object({}),
-      func: async () => callApi(`http://127.0.0.1:${closedPort}/`),
-    });
-    slow = tools.tool(async () => callApi(`${server.url}/hang`, AbortSignal.timeout(50)), {
-      name: 'slow',
-      description: 'Never answers',
-      schema: z.object({}),
-    });
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
-  async function underAgent<T>(run: () => Promise<T>) {
-    const agent = tracing.tracer.startSpan('agent');
-    const outcome = await context.with(trace.setSpan(context.active(), agent), run).then(
-      (value) => ({ value, error: undefined as unknown }),
-      (error: unknown) => ({ value: undefined, error }),
+  const underAgent = <T>(run: () => Promise<T>) => underAgentSpan(bed.tracing.tracer, run);
+
+  const toolSpan = (name: string, agent: Span) => expectExecuteToolSpan(bed.tracing, name, agent);
+
+  /** A driver that builds the conformance tool with `build` and invokes it under an agent span. */
+  const invoking = (build: (tool: ConformanceTool) => LcTool) => ({
+    describesTool: true,
+    async call(tool: ConformanceTool) {
+      const { value, error, agent } = await underAgent(() => build(tool).invoke(tool.input));
+      return { span: toolSpan(tool.name, agent), answer: { value, error } };
+    },
+    // The original error is rethrown, the value returned.
+    expectFailureAnswer: (answer: unknown, thrown: unknown) =>
+      expect((answer as { error: unknown }).error).to.equal(thrown),
+    expectSuccessAnswer: (answer: unknown, returned: string) =>
+      expect((answer as { value: unknown }).value).to.equal(returned),
+  });
+  const schema = z.object({ path: z.string() });
+
+  describe('tool()', () => {
+    describeAdapterConformance(
+      invoking(({ name, description, execute }) => tools.tool(execute, { name, description, schema })),
     );
-    agent.end();
-    return { ...outcome, agent };
-  }
+  });
 
-  function toolSpan(name: string, parent: { spanContext(): { spanId: string } }) {
-    const span = tracing.span(`execute_tool ${name}`);
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal(name);
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    return span;
-  }
-
-  for (const [path, type, kind] of [
-    ['/500', '500', 'transient'],
-    ['/429?retryAfter=1', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`tool().invoke: a real ${path} answer is ${kind}, and the original error is rethrown`, async () => {
-      const { error, agent } = await underAgent(() => fetchPath.invoke({ path }));
-      expect((error as Error).message).to.equal(`GET ${path.split('?')[0]} failed`);
-      const span = toolSpan('fetch_path', agent);
-      expect(errorOf(span)).to.deep.equal({ type, kind, executed: true, status: SpanStatusCode.ERROR });
-      expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    });
-  }
+  describe('DynamicStructuredTool', () => {
+    describeAdapterConformance(
+      invoking(
+        ({ name, description, execute }) =>
+          new tools.DynamicStructuredTool({ name, description, schema, func: execute }),
+      ),
+    );
+  });
 
   it('takes the call id from a tool_call input', async () => {
     const { value, agent } = await underAgent(() =>
@@ -109,22 +82,9 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
   it('a Zod input error (ToolInputParsingException) is invalid_input, not executed', async () => {
     const { error, agent } = await underAgent(() => fetchPath.invoke({ path: 42 }));
     expect((error as Error).constructor.name).to.equal('ToolInputParsingException');
-    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal({
-      type: 'ToolInputParsingException',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
-  });
-
-  it('DynamicStructuredTool: a refused connection is network ECONNREFUSED', async () => {
-    const { agent } = await underAgent(() => fetchClosed.invoke({}));
-    expect(errorOf(toolSpan('fetch_closed', agent))).to.include({ type: 'ECONNREFUSED', kind: 'network' });
-  });
-
-  it('an AbortSignal.timeout is timeout', async () => {
-    const { agent } = await underAgent(() => slow.invoke({}));
-    expect(errorOf(toolSpan('slow', agent))).to.include({ type: 'timeout', kind: 'timeout' });
+    expect(errorOf(toolSpan('fetch_path', agent))).to.deep.equal(
+      unexecutedFailure('ToolInputParsingException', 'invalid_input'),
+    );
   });
 
   it('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage', async () => {
@@ -138,15 +98,10 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     expect(reply!.status).to.equal('error');
     expect(reply!.content).to.match(/GET \/503 failed/);
     // ToolNode runs the tool under its own runnable context, which keeps the active span.
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.parentSpanContext?.spanId).to.equal(agent.spanContext().spanId);
     expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_42');
-    expect(errorOf(span)).to.deep.equal({
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('503', 'transient'));
     const [exception] = span.events.filter((e) => e.name === 'exception');
     expect(exception?.attributes?.['exception.message']).to.equal('GET [REDACTED] failed');
   });
@@ -159,19 +114,19 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     });
     const { value } = await underAgent(() => node.invoke({ messages: [message] }));
     expect((value as { messages: Array<{ status?: string }> }).messages[0]!.status).to.equal('error');
-    expect(tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
+    expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
   });
 
   it('unpatches on disable and patches once again on enable', async () => {
     const original = StructuredTool.prototype.call.__original;
     expect(StructuredTool.prototype.call.__wrapped).to.equal(true);
-    instrumentation.disable();
+    bed.instrumentation.disable();
     expect(StructuredTool.prototype.call).to.equal(original);
     await fetchPath.invoke({ path: '/ok' });
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     expect(StructuredTool.prototype.call.__original).to.equal(original);
     await fetchPath.invoke({ path: '/ok' });
-    expect(tracing.spans()).to.have.length(1);
+    expect(bed.tracing.spans()).to.have.length(1);
   });
 });

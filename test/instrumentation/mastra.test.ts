@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type * as MastraAgent from '@mastra/core/agent';
 import type * as MastraErrors from '@mastra/core/error';
 import type * as MastraTools from '@mastra/core/tools';
@@ -8,10 +8,10 @@ import type * as LlmMock from '@mastra/core/test-utils/llm-mock';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { classifyToolError } from '../../src';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/test-bed';
+import { errorOf, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
 const load = createRequire(__filename);
@@ -25,9 +25,7 @@ interface ModelToolCall {
 }
 
 describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () => {
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  const bed = useAdapterTestBed();
   let Agent: typeof MastraAgent.Agent;
   let tools: typeof MastraTools;
   let workflows: typeof MastraWorkflows;
@@ -35,10 +33,6 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   let fetchPath: MastraTools.Tool;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
     tools = load('@mastra/core/tools');
     ({ Agent } = load('@mastra/core/agent'));
     workflows = load('@mastra/core/workflows');
@@ -47,21 +41,14 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     fetchPath = tools.createTool({
       id: 'fetch_path',
       description: 'GETs a path on the test API',
-      inputSchema: z.object({ path: z.string(), timeoutMs: z.number().optional() }),
+      inputSchema: z.object({ path: z.string() }),
       outputSchema: z.object({ body: z.string() }),
-      execute: async ({ path, timeoutMs }) => {
-        const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-        const res = await fetch(server.url + path, { signal });
+      execute: async ({ path }) => {
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
         return { body: await res.text() };
       },
     }) as MastraTools.Tool;
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** A model that calls the given tools once, then answers; it records what the tools returned. */
@@ -93,94 +80,50 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     return { model, toolResults };
   }
 
-  /** Runs an agent (under a parent span) whose model calls `fetch_path` with `input`. */
-  async function runAgent(input: unknown, toolName = 'fetch_path') {
+  /** Runs an agent (under a parent span) whose model calls `toolName` with `input`. */
+  async function runAgent(input: unknown, toolName = 'fetch_path', agentTools = { fetch_path: fetchPath }) {
     const { model, toolResults } = scriptedModel([{ toolCallId: 'call_1', toolName, input }]);
-    const agent = new Agent({
-      id: 'tester',
-      name: 'tester',
-      instructions: 'test',
-      model,
-      tools: { fetch_path: fetchPath },
-    });
-    const parent = tracing.tracer.startSpan('agent');
-    const result = await context.with(trace.setSpan(context.active(), parent), () => agent.generate('go'));
-    parent.end();
+    const agent = new Agent({ id: 'tester', name: 'tester', instructions: 'test', model, tools: agentTools });
+    const { value: result, agent: parent } = await underAgentSpan(bed.tracing.tracer, () =>
+      agent.generate('go'),
+    );
     expect(result.text).to.equal('done');
     return { parent, toolResult: toolResults[0] as { output?: { type?: string; value?: unknown } } };
   }
 
-  function toolSpan(parent: { spanContext(): { spanId: string } }) {
-    const span = tracing.span('execute_tool fetch_path');
-    expect(span.kind).to.equal(SpanKind.INTERNAL);
-    expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
-    expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
-    expect(span.attributes['gen_ai.tool.name']).to.equal('fetch_path');
-    expect(span.attributes['gen_ai.tool.description']).to.equal('GETs a path on the test API');
-    expect(span.attributes['gen_ai.tool.type']).to.equal('function');
-    return span;
-  }
+  const toolSpan = (parent: Span, name = 'fetch_path') =>
+    expectExecuteToolSpan(bed.tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
 
-  it('records the real HTTP 500 that the agent hands the model as text', async () => {
-    const { parent, toolResult } = await runAgent({ path: '/500' });
-    expect(toolResult.output).to.deep.equal({ type: 'error-text', value: 'GET /500 failed' });
-    const span = toolSpan(parent);
-    expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_1');
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.status.message).to.equal('GET [REDACTED] failed');
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=3', '429', 'rate_limit'],
-    ['/401', '401', 'auth'],
-    ['/503', '503', 'transient'],
-  ] as const) {
-    it(`classifies ${path} as ${kind}`, async () => {
-      const { parent } = await runAgent({ path });
-      expect(errorOf(toolSpan(parent))).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('classifies a fetch that times out as timeout', async () => {
-    const { parent } = await runAgent({ path: '/hang', timeoutMs: 50 });
-    expect(errorOf(toolSpan(parent))).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-  });
-
-  it('leaves a successful call unmarked and its result unchanged', async () => {
-    const { parent, toolResult } = await runAgent({ path: '/ok' });
-    expect(toolResult.output).to.deep.equal({ type: 'json', value: { body: '{"ok":true}' } });
-    const span = toolSpan(parent);
-    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
-    expect(span.attributes['error.type']).to.equal(undefined);
+  describeAdapterConformance({
+    describesTool: true,
+    async call({ name, description, input, execute }) {
+      const tool = tools.createTool({
+        id: name,
+        description,
+        inputSchema: z.object({ path: z.string() }),
+        execute: (input) => execute(input),
+      }) as MastraTools.Tool;
+      const { parent, toolResult } = await runAgent(input, name, { [name]: tool } as never);
+      return { span: toolSpan(parent, name), answer: toolResult.output };
+    },
+    // The agent hands the model the error's message as text, and a string result as text.
+    expectFailureAnswer: (output, thrown) =>
+      expect(output).to.deep.equal({ type: 'error-text', value: (thrown as Error).message }),
+    expectSuccessAnswer: (output, returned) =>
+      expect(output).to.deep.equal({ type: 'text', value: returned }),
   });
 
   it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const result = (await fetchPath.execute!({ path: 42 } as never, undefined as never)) as Record<
       string,
       unknown
     >;
     expect(result).to.include({ error: true });
     expect(result.validationErrors).to.be.an('object');
-    expect(server.requestCount()).to.equal(before);
-    const span = tracing.span('execute_tool fetch_path');
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(bed.server.requestCount()).to.equal(before);
+    const span = bed.tracing.span('execute_tool fetch_path');
+    expect(errorOf(span)).to.deep.equal(unexecutedFailure('tool_error', 'invalid_input'));
   });
 
   it('traces tools run as workflow steps (createStep(tool))', async () => {
@@ -192,7 +135,7 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     const run = await workflow.createRun();
     const result = await run.start({ inputData: { path: '/404' } });
     expect(result.status).to.equal('failed');
-    const span = tracing.span('execute_tool fetch_path');
+    const span = bed.tracing.span('execute_tool fetch_path');
     expect(span.attributes['gen_ai.tool.call.id']).to.equal(undefined);
     expect(errorOf(span)).to.include({ type: '404', kind: 'permanent', status: SpanStatusCode.ERROR });
   });
@@ -202,12 +145,12 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
     expect(String(unknown.output?.value)).to.match(/not found/);
     const { toolResult: invalid } = await runAgent({ path: 42 });
     expect(invalid.output?.value).to.deep.include({ error: true });
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('classifies the MastraError TOOL_EXECUTION_FAILED the agent wraps tool errors in, from its cause', async () => {
     const { MastraError } = load('@mastra/core/error') as typeof MastraErrors;
-    const cause = await fetch(`${server.url}/429?retryAfter=5`).then(
+    const cause = await fetch(`${bed.server.url}/429?retryAfter=5`).then(
       (res) => new Error('GET failed', { cause: res }),
     );
     // As the agent's tool builder builds it around what `execute` threw.
@@ -235,11 +178,11 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   });
 
   it('stops tracing on disable and traces again on enable', async () => {
-    instrumentation.disable();
+    bed.instrumentation.disable();
     await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
-    expect(tracing.spans()).to.have.length(0);
-    instrumentation.enable();
+    expect(bed.tracing.spans()).to.have.length(0);
+    bed.instrumentation.enable();
     await fetchPath.execute!({ path: '/500' } as never, undefined as never).catch(() => undefined);
-    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.include({ type: '500' });
+    expect(errorOf(bed.tracing.span('execute_tool fetch_path'))).to.include({ type: '500' });
   });
 });

@@ -8,9 +8,14 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import {
+  describeAdapterConformance,
+  type ConformanceInput,
+  type ConformanceTool,
+} from '../helpers/adapter-conformance';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { callApi, errorOf } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -20,11 +25,11 @@ type Any = any;
 interface Sdk {
   label: string;
   /** Client and server connected over the SDK's InMemoryTransport, with the test tools registered. */
-  connect(api: FlakyServer): Promise<{ client: Any; close: () => Promise<void> }>;
+  connect(api: FlakyServer): Promise<{ client: Any; server: Any; close: () => Promise<void> }>;
   /** How the SDK answers an unknown tool: an isError result (1.x McpServer) or a JSON-RPC error (2.x). */
   unknownTool: 'result' | 'json-rpc';
-  /** Whether the server's handler errors are seen as thrown (McpServer), before they become text. */
-  seesHandlerErrors: boolean;
+  /** The tool's input schema from a zod shape, as this SDK's `registerTool` takes it. */
+  inputSchema(shape: Any): Any;
 }
 
 const failingText = { isError: true, content: [{ type: 'text', text: 'upstream answered HTTP 503' }] };
@@ -47,7 +52,7 @@ const SDKS: Sdk[] = [
   {
     label: '@modelcontextprotocol/sdk 1.x latest',
     unknownTool: 'result',
-    seesHandlerErrors: true,
+    inputSchema: (shape) => shape,
     async connect(api) {
       const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
       const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
@@ -60,7 +65,7 @@ const SDKS: Sdk[] = [
   {
     label: '@modelcontextprotocol/client and /server 2.x',
     unknownTool: 'json-rpc',
-    seesHandlerErrors: true,
+    inputSchema: (shape) => z.object(shape),
     async connect(api) {
       const { Client } = load('@modelcontextprotocol/client');
       const { McpServer, InMemoryTransport } = load('@modelcontextprotocol/server');
@@ -86,6 +91,7 @@ async function linked(client: Any, server: Any, InMemoryTransport: Any) {
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return {
     client,
+    server,
     close: async () => {
       await client.close();
       await server.close();
@@ -128,11 +134,21 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     return { client: client!, server };
   }
 
+  /** Calls `busy` (an isError result); returns its client and server span, both there. */
+  async function callBusy(client: Any): Promise<{ client: ReadableSpan; server: ReadableSpan }> {
+    const result = await client.callTool({ name: 'busy', arguments: {} });
+    expect(result.isError).to.equal(true);
+    const { client: clientSpan, server } = spansOf('busy');
+    expect(server, 'server span').to.not.equal(undefined);
+    return { client: clientSpan, server: server! };
+  }
+
   for (const sdk of SDKS) {
     describe(sdk.label, () => {
       let client: Any;
+      let server: Any;
       let close: () => Promise<void>;
-      before(async () => ({ client, close } = await sdk.connect(api)));
+      before(async () => ({ client, server, close } = await sdk.connect(api)));
       after(() => close());
 
       async function call(name: string, args: Record<string, unknown> = {}) {
@@ -175,31 +191,53 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
         const { result, client: clientSpan, server } = await call('busy');
         expect(result.isError).to.equal(true);
         for (const span of [clientSpan, server!]) {
-          expect(errorOf(span)).to.deep.equal({
-            type: 'tool_error',
-            kind: 'transient',
-            executed: true,
-            status: SpanStatusCode.ERROR,
-          });
+          expect(errorOf(span)).to.deep.equal(executedFailure('tool_error', 'transient'));
           expect(span.attributes['tool.error_detail_type']).to.equal('503');
         }
       });
 
-      if (sdk.seesHandlerErrors) {
-        it("the server span keeps the handler's real HTTP error behind tool_error; the client sees only text", async () => {
-          const { result, client: clientSpan, server } = await call('fetch_path', { path: '/429' });
-          expect(result.isError).to.equal(true);
-          expect(errorOf(server!)).to.deep.equal({
-            type: 'tool_error',
-            kind: 'quota',
-            executed: true,
-            status: SpanStatusCode.ERROR,
-          });
-          expect(server!.attributes['tool.error_detail_type']).to.equal('429');
-          expect(server!.events.filter((e: { name: string }) => e.name === 'exception')).to.have.length(1);
-          expect(clientSpan.attributes['error.type']).to.equal('tool_error');
+      describe('the server span', () => {
+        // The server registers the conformance tool once; each call runs the body of the moment.
+        let current: ConformanceTool | undefined;
+        describeAdapterConformance({
+          spanName: (tool) => `tools/call ${tool}`,
+          describesTool: true,
+          // An isError result is tool_error by the MCP conventions; the handler's own error is the detail.
+          fixedErrorType: 'tool_error',
+          // An Error known by nothing but its class name is weaker evidence than the isError result
+          // the SDK makes of it (the evidence order), so the result's tool_error stands.
+          differences: {
+            'plain Error': { detailType: undefined, kind: 'tool_error', message: 'tool_error: tool_error' },
+          },
+          async call(tool) {
+            if (!current)
+              server.registerTool(
+                tool.name,
+                { description: tool.description, inputSchema: sdk.inputSchema({ path: z.string() }) },
+                async (input: ConformanceInput) => ({
+                  content: [{ type: 'text', text: await current!.execute(input) }],
+                }),
+              );
+            current = tool;
+            const {
+              result,
+              client: clientSpan,
+              server: serverSpan,
+            } = await call(tool.name, { ...tool.input });
+            // The client sees only the result: an isError one is tool_error, whatever its text.
+            expect(clientSpan.attributes['error.type']).to.equal(result.isError ? 'tool_error' : undefined);
+            return { span: serverSpan!, answer: result };
+          },
+          // The SDK turns the handler's error into an isError result with its message as text.
+          expectFailureAnswer: (result, thrown) =>
+            expect(result).to.deep.equal({
+              isError: true,
+              content: [{ type: 'text', text: (thrown as Error).message }],
+            }),
+          expectSuccessAnswer: (result, returned) =>
+            expect(result).to.deep.equal({ content: [{ type: 'text', text: returned }] }),
         });
-      }
+      });
 
       it('an unknown tool is unknown_tool, not executed', async () => {
         const { result, error, client: clientSpan } = await call('no_such_tool');
@@ -296,16 +334,13 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     after(() => close());
 
     it('the server span is the client span child; network.transport=tcp, mcp.session.id and the protocol version', async () => {
-      const result = await client.callTool({ name: 'busy', arguments: {} });
-      expect(result.isError).to.equal(true);
-      const { client: clientSpan, server } = spansOf('busy');
-      expect(server, 'server span').to.not.equal(undefined);
+      const { client: clientSpan, server } = await callBusy(client);
       expect(clientSpan.attributes['network.transport']).to.equal('tcp');
-      expect(server!.attributes['network.transport']).to.equal('tcp');
+      expect(server.attributes['network.transport']).to.equal('tcp');
       expect(clientSpan.attributes['mcp.session.id']).to.be.a('string');
-      expect(server!.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
+      expect(server.attributes['mcp.session.id']).to.equal(clientSpan.attributes['mcp.session.id']);
       expect(clientSpan.attributes['mcp.protocol.version']).to.match(/^\d{4}-\d{2}-\d{2}$/);
-      expect(server!.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
+      expect(server.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_detail_type': '503' });
     });
   });
 
@@ -315,14 +350,20 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     before(async () => ({ client, close } = await SDKS[0]!.connect(api)));
     after(() => close());
 
-    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
-      const outer = tracing.tracer.startSpan('execute_tool busy', {
-        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'busy' },
+    /** Calls `name` under an agent framework's own `execute_tool {frameworkTool}` span; returns it. */
+    async function callUnderFrameworkSpan(frameworkTool: string, name: string) {
+      const outer = tracing.tracer.startSpan(`execute_tool ${frameworkTool}`, {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': frameworkTool },
       });
       await context.with(trace.setSpan(context.active(), outer), () =>
-        client.callTool({ name: 'busy', arguments: {} }),
+        client.callTool({ name, arguments: {} }),
       );
       outer.end();
+      return outer;
+    }
+
+    it("same tool: the framework's execute_tool span gets the MCP attributes, no second client span", async () => {
+      const outer = await callUnderFrameworkSpan('busy', 'busy');
       expect(tracing.spans().filter((s) => s.kind === SpanKind.CLIENT)).to.have.length(0);
       const enriched = tracing.span('execute_tool busy');
       expect(enriched.attributes).to.include({
@@ -337,13 +378,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     });
 
     it('another tool name: the CLIENT span nests under the framework span', async () => {
-      const outer = tracing.tracer.startSpan('execute_tool plan', {
-        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'plan' },
-      });
-      await context.with(trace.setSpan(context.active(), outer), () =>
-        client.callTool({ name: 'ok', arguments: {} }),
-      );
-      outer.end();
+      const outer = await callUnderFrameworkSpan('plan', 'ok');
       const { client: clientSpan } = spansOf('ok');
       expect(clientSpan.parentSpanContext?.spanId).to.equal(outer.spanContext().spanId);
     });
@@ -381,10 +416,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     after(() => close());
 
     it('client and server spans in one trace, tool_error with the status kept', async () => {
-      const result = await client.callTool({ name: 'busy', arguments: {} });
-      expect(result.isError).to.equal(true);
-      const { client: clientSpan, server } = spansOf('busy');
-      expect(server, 'server span').to.not.equal(undefined);
+      const { client: clientSpan, server } = await callBusy(client);
       for (const span of [clientSpan, server!]) {
         expect(span.attributes['error.type']).to.equal('tool_error');
         expect(span.attributes['tool.error_detail_type']).to.equal('503');

@@ -15,6 +15,14 @@ const MCP_SPANS = [
   { name: 'tools/call mcp_tool', errorType: 'tool_error', kind: 'transient', status: 2 },
   { name: 'tools/call mcp_tool', errorType: 'tool_error', kind: 'tool_error', status: 2 },
 ];
+
+/** What an app gets under either module system: MCP, LangChain and AI SDK v6 spans. */
+const CJS_AND_ESM_SPANS = [
+  ...MCP_SPANS,
+  { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
+  { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
+];
+
 const fixtures = join(__dirname, 'fixtures');
 
 interface SpanSummary {
@@ -48,11 +56,7 @@ describe('module systems (child processes)', function () {
 
   it('CommonJS (--require): MCP, LangChain and AI SDK v6 CJS builds are patched', async () => {
     const spans = await spansOf(['--require', 'tsx/cjs', '--require', './register.ts', 'app.cjs']);
-    expect(spans).to.deep.equal([
-      ...MCP_SPANS,
-      { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
-      { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
-    ]);
+    expect(spans).to.deep.equal(CJS_AND_ESM_SPANS);
   });
 
   // The MCP SDK's CommonJS build is hooked by absolute path; the path must be found from the
@@ -74,9 +78,7 @@ describe('module systems (child processes)', function () {
   it('ESM (--import with the import-in-the-middle hook): the ESM builds and ai@7 are covered', async () => {
     const spans = await spansOf(['--import', 'tsx', '--import', './register-esm.mjs', 'app.mjs']);
     expect(spans).to.deep.equal([
-      ...MCP_SPANS,
-      { name: 'execute_tool langchain_tool', errorType: '401', kind: 'auth', status: 2 },
-      { name: 'execute_tool ai6_tool', errorType: '404', kind: 'permanent', status: 2 },
+      ...CJS_AND_ESM_SPANS,
       { name: 'execute_tool ai7_tool', errorType: '503', kind: 'transient', status: 2 },
     ]);
   });

@@ -5,10 +5,9 @@ import type * as AgentsCore from '@openai/agents-core';
 import type * as AgentsTesting from '@openai/agents-core/testing';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { useAdapterTestBed } from '../helpers/test-bed';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
 
@@ -28,9 +27,7 @@ type FunctionTool = Extract<AgentsCore.Tool, { type: 'function' }>;
 const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
 describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', () => {
-  let tracing: TestTracing;
-  let instrumentation: ToolInstrumentation;
-  let server: FlakyServer;
+  const bed = useAdapterTestBed();
   let agents: typeof AgentsCore;
   let testing: typeof AgentsTesting;
   let fetchPath: FunctionTool;
@@ -38,16 +35,12 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   let strictFetch: FunctionTool;
 
   before(async () => {
-    tracing = createTestTracing();
-    instrumentation = new ToolInstrumentation();
-    instrumentation.setTracerProvider(tracing.provider);
-    server = await startFlakyServer();
     agents = loadFresh('@openai/agents-core');
     testing = load('@openai/agents-core/testing');
     agents.setTracingDisabled(true);
 
     const get = async (path: string, signal?: AbortSignal) => {
-      const res = await fetch(server.url + path, { signal });
+      const res = await fetch(bed.server.url + path, { signal });
       if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
       return res.text();
     };
@@ -72,12 +65,6 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       execute: ({ path }) => get(path),
     });
   });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    instrumentation.disable();
-    await server.close();
-    await tracing.shutdown();
-  });
 
   /** Runs an agent whose model calls `name(args)` once, then answers; returns the tool span. */
   async function runToolCall(tool: FunctionTool, args: Record<string, unknown> | string) {
@@ -86,7 +73,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       [testing.assistantMessage('done')],
     ]);
     const agent = new agents.Agent({ name: 'tester', instructions: 'test', model, tools: [tool] });
-    const parent = tracing.tracer.startSpan('agent');
+    const parent = bed.tracing.tracer.startSpan('agent');
     const outcome = await context
       .with(trace.setSpan(context.active(), parent), () =>
         new agents.Runner({ tracingDisabled: true }).run(agent, 'go'),
@@ -96,7 +83,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
         (error: unknown) => ({ result: undefined, error }),
       );
     parent.end();
-    const span = tracing.span(`execute_tool ${tool.name}`);
+    const span = bed.tracing.span(`execute_tool ${tool.name}`);
     expect(span.kind).to.equal(SpanKind.INTERNAL);
     expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
     expect(span.attributes['gen_ai.operation.name']).to.equal('execute_tool');
@@ -121,61 +108,30 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     return (output as { output?: unknown } | undefined)?.output;
   }
 
-  it('records the real HTTP 500 although the model only gets the default error text', async () => {
-    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/500' });
-    expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(errorOf(span)).to.deep.equal({
-      type: '500',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    expect(span.status.message).to.equal('GET [REDACTED] failed');
-    expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
-  });
-
-  for (const [path, type, kind] of [
-    ['/429?retryAfter=2', '429', 'rate_limit'],
-    ['/429', '429', 'quota'],
-    ['/401', '401', 'auth'],
-    ['/404', '404', 'permanent'],
-  ] as const) {
-    it(`classifies ${path} as ${kind}`, async () => {
-      const { span, toolOutput } = await runToolCall(fetchPath, { path });
-      expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-      expect(errorOf(span)).to.include({ type, kind, status: SpanStatusCode.ERROR });
-    });
-  }
-
-  it('leaves a successful call unmarked', async () => {
-    const { span, toolOutput } = await runToolCall(fetchPath, { path: '/ok' });
-    expect(toolOutput).to.equal('{"ok":true}');
-    expect(span.status.code).to.equal(SpanStatusCode.UNSET);
-    expect(span.attributes['error.type']).to.equal(undefined);
+  describeAdapterConformance({
+    describesTool: true,
+    async call({ name, description, input, execute }) {
+      const tool = agents.tool({ name, description, parameters: z.object({ path: z.string() }), execute });
+      const { span, toolOutput } = await runToolCall(tool, { ...input });
+      return { span, answer: toolOutput };
+    },
+    // The model gets the default error text for any error, and the result as the tool returned it.
+    expectFailureAnswer: (output) => expect(output).to.equal(DEFAULT_ERROR_TEXT),
+    expectSuccessAnswer: (output, returned) => expect(output).to.equal(returned),
   });
 
   it("classifies the SDK's timeout as timeout, not the abort error the tool then throws", async () => {
     const { span, toolOutput } = await runToolCall(slowFetch, {});
     expect(toolOutput).to.equal("Tool 'slow_fetch' timed out after 50ms.");
-    expect(errorOf(span)).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(executedFailure('timeout', 'timeout'));
   });
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {
-    const before = server.requestCount();
+    const before = bed.server.requestCount();
     const { span, toolOutput } = await runToolCall(fetchPath, { path: 42 });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(server.requestCount()).to.equal(before);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'InvalidToolInputError',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(bed.server.requestCount()).to.equal(before);
+    expect(errorOf(span)).to.deep.equal(unexecutedFailure('InvalidToolInputError', 'invalid_input'));
   });
 
   it('arguments that are not JSON never reach the tool: the runner answers, no tool span (known limit)', async () => {
@@ -189,7 +145,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       output?: unknown;
     };
     expect(output.output).to.match(/error occurred while parsing tool arguments/);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('with errorFunction: null, the same error reaches the runner and the span', async () => {
@@ -208,7 +164,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       (err: unknown) => err,
     );
     expect(error).to.be.instanceOf(agents.ModelBehaviorError);
-    expect(tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
+    expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
   });
 
   it('keeps what tool() builds: name from the execute function, invoke result, parameters', async () => {
@@ -227,13 +183,13 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   });
 
   it('unpatches on disable; after enable, tools made meanwhile are judged by the SDK texts', async () => {
-    instrumentation.disable();
+    bed.instrumentation.disable();
     const early = agents.tool({
       name: 'early',
       description: 'made while the instrumentation was off',
       parameters: z.object({ path: z.string() }),
       execute: async ({ path }) => {
-        const res = await fetch(server.url + path);
+        const res = await fetch(bed.server.url + path);
         if (!res.ok) throw new Error(`GET ${path} failed`);
         return res.text();
       },
@@ -247,18 +203,13 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     });
     const untraced = await runAgentOnly(early, { path: '/500' });
     expect(untraced).to.equal(DEFAULT_ERROR_TEXT);
-    expect(tracing.spans()).to.have.length(0);
+    expect(bed.tracing.spans()).to.have.length(0);
 
-    instrumentation.enable();
+    bed.instrumentation.enable();
     const { span, toolOutput } = await runToolCall(early, { path: '/500' });
     expect(toolOutput).to.equal(DEFAULT_ERROR_TEXT);
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
-    tracing.reset();
+    expect(errorOf(span)).to.deep.equal(executedFailure('tool_error', 'tool_error'));
+    bed.tracing.reset();
     const slow = await runToolCall(slowEarly, {});
     expect(slow.toolOutput).to.equal("Tool 'slow_early' timed out after 30ms.");
     expect(errorOf(slow.span)).to.include({ type: 'timeout', kind: 'timeout' });

@@ -1,13 +1,12 @@
 import { runInNewContext } from 'node:vm';
-import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import Bluebird from 'bluebird';
 import { expect } from 'chai';
 import got from 'got';
 import { classifyToolError, classifyToolResult } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { useTestBed } from '../helpers/test-bed';
 
 /**
  * Results that real libraries return, and what the wrapper must leave as it is: got's
@@ -18,45 +17,34 @@ import { createTestTracing, type TestTracing } from '../helpers/tracing';
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('results the wrapper watches without changing them', () => {
-  let tracing: TestTracing;
-  let tracer: Tracer;
-  let server: FlakyServer;
-
-  before(async () => {
-    tracing = createTestTracing();
-    tracer = tracing.tracer;
-    server = await startFlakyServer();
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    await server.close();
-    await tracing.shutdown();
-  });
+  const bed = useTestBed();
 
   describe('thenables', () => {
     it("got 14's PCancelable that fails with 500: a failed span, its cancel() and on() kept", async () => {
       let made: ReturnType<typeof got> | undefined;
       const returned = traceToolCall(
-        tracer,
+        bed.tracer,
         {},
         { name: 'got_tool' },
-        () => (made = got(`${server.url}/500`)),
+        () => (made = got(`${bed.server.url}/500`)),
       );
       expect(returned).to.equal(made);
       expect(returned.constructor.name).to.equal('PCancelable');
       expect(typeof returned.cancel).to.equal('function');
       expect(typeof returned.on).to.equal('function');
-      expect(Object.keys(returned).sort()).to.deep.equal(Object.keys(got(`${server.url}/ok`)).sort());
+      expect(Object.keys(returned).sort()).to.deep.equal(Object.keys(got(`${bed.server.url}/ok`)).sort());
       const err = await returned.catch((e: unknown) => e);
       expect((err as { name?: string }).name).to.equal('HTTPError');
       await settle();
-      const span = tracing.span('execute_tool got_tool');
+      const span = bed.tracing.span('execute_tool got_tool');
       expect(span.status.code).to.equal(SpanStatusCode.ERROR);
       expect(span.attributes['error.type']).to.equal('500');
     });
 
     it('a PCancelable the caller cancels is still cancelable and rejects with its CancelError', async () => {
-      const returned = traceToolCall(tracer, {}, { name: 'got_cancel' }, () => got(`${server.url}/hang`));
+      const returned = traceToolCall(bed.tracer, {}, { name: 'got_cancel' }, () =>
+        got(`${bed.server.url}/hang`),
+      );
       returned.cancel();
       const err = await returned.catch((e: unknown) => e);
       expect((err as { name?: string }).name).to.equal('CancelError');
@@ -66,13 +54,18 @@ describe('results the wrapper watches without changing them', () => {
     it('Bluebird: a failed span when it rejects, the same object with its own methods', async () => {
       const boom = Object.assign(new Error('upstream'), { status: 503 });
       let made: Bluebird<never> | undefined;
-      const returned = traceToolCall(tracer, {}, { name: 'bluebird' }, () => (made = Bluebird.reject(boom)));
+      const returned = traceToolCall(
+        bed.tracer,
+        {},
+        { name: 'bluebird' },
+        () => (made = Bluebird.reject(boom)),
+      );
       expect(returned).to.equal(made);
       expect(Object.keys(returned)).to.deep.equal(Object.keys(Bluebird.resolve(1)));
       expect(await returned.reflect().then((i) => i.isRejected())).to.equal(true);
       expect(returned.reason()).to.equal(boom);
       await settle();
-      expect(tracing.span('execute_tool bluebird').attributes['error.type']).to.equal('503');
+      expect(bed.tracing.span('execute_tool bluebird').attributes['error.type']).to.equal('503');
     });
 
     it('a Promise subclass: a failed span, its own then never called by the wrapper', async () => {
@@ -88,7 +81,7 @@ describe('results the wrapper watches without changing them', () => {
       }
       const boom = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
       const returned = traceToolCall(
-        tracer,
+        bed.tracer,
         {},
         { name: 'subclass' },
         () => Tracked.reject(boom) as Tracked<never>,
@@ -97,7 +90,7 @@ describe('results the wrapper watches without changing them', () => {
       expect(returned).to.be.instanceOf(Tracked);
       expect(await returned.then(undefined, (e: unknown) => e)).to.equal(boom);
       await settle();
-      expect(tracing.span('execute_tool subclass').attributes['error.type']).to.equal('ECONNREFUSED');
+      expect(bed.tracing.span('execute_tool subclass').attributes['error.type']).to.equal('ECONNREFUSED');
     });
   });
 
@@ -118,11 +111,11 @@ describe('results the wrapper watches without changing them', () => {
 
     it('mark the span of a tool that returns one', async () => {
       const tool = instrumentTool(() => ({ error: foreign(`new TypeError('bad input')`) }), 'realm', {
-        tracerProvider: tracing.provider,
+        tracerProvider: bed.tracing.provider,
       });
       tool();
       await settle();
-      expect(tracing.span('execute_tool realm').status.code).to.equal(SpanStatusCode.ERROR);
+      expect(bed.tracing.span('execute_tool realm').status.code).to.equal(SpanStatusCode.ERROR);
     });
   });
 
@@ -134,7 +127,7 @@ describe('results the wrapper watches without changing them', () => {
 
     it('an async generator gets no own property and keeps its identity', async () => {
       const generator = chunks();
-      const returned = traceToolCall(tracer, {}, { name: 'gen' }, () => generator);
+      const returned = traceToolCall(bed.tracer, {}, { name: 'gen' }, () => generator);
       expect(returned).to.equal(generator);
       expect(Reflect.ownKeys(returned)).to.deep.equal([]);
       const seen: number[] = [];
@@ -157,7 +150,7 @@ describe('results the wrapper watches without changing them', () => {
       Error.stackTraceLimit = Infinity;
       try {
         const shared = measured();
-        const tool = instrumentTool(() => shared, 'shared_gen', { tracerProvider: tracing.provider });
+        const tool = instrumentTool(() => shared, 'shared_gen', { tracerProvider: bed.tracing.provider });
         const first = tool();
         await first.next();
         await first.next();
@@ -168,7 +161,7 @@ describe('results the wrapper watches without changing them', () => {
         expect(Reflect.ownKeys(shared)).to.deep.equal([]);
       } finally {
         Error.stackTraceLimit = limit;
-        tracing.reset();
+        bed.tracing.reset();
       }
     });
 
@@ -179,7 +172,7 @@ describe('results the wrapper watches without changing them', () => {
         },
       };
       const before = Reflect.ownKeys(iterable).map((k) => [k, Object.getOwnPropertyDescriptor(iterable, k)]);
-      for (let i = 0; i < 3; i++) traceToolCall(tracer, {}, { name: 'iterable' }, () => iterable);
+      for (let i = 0; i < 3; i++) traceToolCall(bed.tracer, {}, { name: 'iterable' }, () => iterable);
       const after = Reflect.ownKeys(iterable).map((k) => [k, Object.getOwnPropertyDescriptor(iterable, k)]);
       expect(after).to.deep.equal(before);
     });
@@ -207,14 +200,14 @@ describe('results the wrapper watches without changing them', () => {
       });
       const proxy = new Proxy({}, { get: () => ran.push('trap'), ownKeys: () => (ran.push('ownKeys'), []) });
       const tool = instrumentTool(() => ({ result, proxy, when: new Date(0) }), 'capture', {
-        tracerProvider: tracing.provider,
+        tracerProvider: bed.tracing.provider,
         captureResults: true,
       });
       tool();
       await settle();
       expect(ran).to.deep.equal([]);
       expect(
-        JSON.parse(tracing.span('execute_tool capture').attributes['gen_ai.tool.call.result'] as string),
+        JSON.parse(bed.tracing.span('execute_tool capture').attributes['gen_ai.tool.call.result'] as string),
       ).to.deep.equal({
         result: { city: 'Paris', ownGetter: '[getter]' },
         proxy: '[Proxy]',
@@ -228,7 +221,7 @@ describe('results the wrapper watches without changing them', () => {
       for (const key of ['type', 'isError', 'error', 'success', 'status']) {
         Object.defineProperty(result, key, { enumerable: true, get: () => ran.push(key) });
       }
-      instrumentTool(() => result, 'no_getters', { tracerProvider: tracing.provider })();
+      instrumentTool(() => result, 'no_getters', { tracerProvider: bed.tracing.provider })();
       await settle();
       expect(ran).to.deep.equal([]);
     });
@@ -253,54 +246,38 @@ describe('results the wrapper watches without changing them', () => {
       expect('prototype' in Wrapped).to.equal(false);
     });
 
-    it('a nested failure of the same tool that the outer call recovered from leaves the span unmarked', async () => {
+    /**
+     * An instrumented tool `name` whose body calls an instrumented inner tool of the same name that
+     * throws a 503, and answers that failure with `onInnerFailure`.
+     */
+    function nestedTool(name: string, onInnerFailure: () => string) {
+      const options = { tracerProvider: bed.tracing.provider };
       const inner = instrumentTool(
         async () => {
           throw Object.assign(new Error('first try'), { status: 503 });
         },
-        'search',
-        { tracerProvider: tracing.provider },
+        name,
+        options,
       );
-      const outer = instrumentTool(
-        async () => {
-          try {
-            return await inner();
-          } catch {
-            return 'from cache';
-          }
-        },
-        'search',
-        { tracerProvider: tracing.provider },
-      );
+      return instrumentTool(() => inner().catch(onInnerFailure), name, options);
+    }
+
+    it('a nested failure of the same tool that the outer call recovered from leaves the span unmarked', async () => {
+      const outer = nestedTool('search', () => 'from cache');
       expect(await outer()).to.equal('from cache');
       await settle();
-      const span = tracing.span('execute_tool search');
+      const span = bed.tracing.span('execute_tool search');
       expect(span.status.code).to.equal(SpanStatusCode.UNSET);
       expect(span.attributes['error.type']).to.equal(undefined);
     });
 
     it('a nested failure the outer call passes on still marks the span with the stronger evidence', async () => {
-      const inner = instrumentTool(
-        async () => {
-          throw Object.assign(new Error('busy'), { status: 503 });
-        },
-        'search2',
-        { tracerProvider: tracing.provider },
-      );
-      const outer = instrumentTool(
-        async () => {
-          try {
-            return await inner();
-          } catch {
-            throw new Error('search failed');
-          }
-        },
-        'search2',
-        { tracerProvider: tracing.provider },
-      );
+      const outer = nestedTool('search2', () => {
+        throw new Error('search failed');
+      });
       await outer().catch(() => undefined);
       await settle();
-      expect(tracing.span('execute_tool search2').attributes['error.type']).to.equal('503');
+      expect(bed.tracing.span('execute_tool search2').attributes['error.type']).to.equal('503');
     });
   });
 });

@@ -1,11 +1,11 @@
 import { addAbortSignal, Readable } from 'node:stream';
 import { SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolExecutionError } from '../../src/errors';
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { refusedPort } from '../helpers/flaky-server';
+import { useTestBed } from '../helpers/test-bed';
+import { mark, markOf } from '../helpers/tool-failures';
 
 /** A typical hand-written HTTP tool: fetch, and throw with the response as the cause when not ok. */
 async function callApi(url: string, signal?: AbortSignal): Promise<unknown> {
@@ -14,34 +14,11 @@ async function callApi(url: string, signal?: AbortSignal): Promise<unknown> {
   return res.json();
 }
 
-function errorAttributes(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    retryable: span.attributes['tool.error_retryable'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status.code,
-  };
-}
-
 describe('traceToolCall', () => {
-  let tracing: TestTracing;
-  let tracer: Tracer;
-  let server: FlakyServer;
-
-  before(async () => {
-    tracing = createTestTracing();
-    tracer = tracing.tracer;
-    server = await startFlakyServer();
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    await server.close();
-    await tracing.shutdown();
-  });
+  const bed = useTestBed();
 
   function inParent<T>(fn: () => T): { result: T; parent: Span } {
-    const parent = tracer.startSpan('agent');
+    const parent = bed.tracer.startSpan('agent');
     const result = context.with(trace.setSpan(context.active(), parent), fn);
     parent.end();
     return { result, parent };
@@ -52,14 +29,14 @@ describe('traceToolCall', () => {
       const value = { temperature: 21 };
       const { result, parent } = inParent(() =>
         traceToolCall(
-          tracer,
+          bed.tracer,
           {},
           { name: 'weather', callId: 'call-1', description: 'Current weather', type: 'function' },
           () => value,
         ),
       );
       expect(result).to.equal(value);
-      const span = tracing.span('execute_tool weather');
+      const span = bed.tracing.span('execute_tool weather');
       expect(span.kind).to.equal(SpanKind.INTERNAL);
       expect(span.parentSpanContext?.spanId).to.equal(parent.spanContext().spanId);
       expect(span.attributes).to.deep.equal({
@@ -74,10 +51,12 @@ describe('traceToolCall', () => {
 
     it('makes its span the active span while the tool runs', () => {
       let inner: Span | undefined;
-      traceToolCall(tracer, {}, { name: 'probe' }, () => {
+      traceToolCall(bed.tracer, {}, { name: 'probe' }, () => {
         inner = trace.getActiveSpan();
       });
-      expect(inner?.spanContext().spanId).to.equal(tracing.span('execute_tool probe').spanContext().spanId);
+      expect(inner?.spanContext().spanId).to.equal(
+        bed.tracing.span('execute_tool probe').spanContext().spanId,
+      );
     });
   });
 
@@ -86,21 +65,15 @@ describe('traceToolCall', () => {
       const thrown = new TypeError('cannot read x of undefined');
       let caught: unknown;
       try {
-        traceToolCall(tracer, {}, { name: 'sync' }, () => {
+        traceToolCall(bed.tracer, {}, { name: 'sync' }, () => {
           throw thrown;
         });
       } catch (err) {
         caught = err;
       }
       expect(caught).to.equal(thrown);
-      const span = tracing.span('execute_tool sync');
-      expect(errorAttributes(span)).to.deep.equal({
-        type: 'TypeError',
-        kind: 'internal',
-        retryable: false,
-        executed: true,
-        status: SpanStatusCode.ERROR,
-      });
+      const span = bed.tracing.span('execute_tool sync');
+      expect(markOf(span)).to.deep.equal(mark('TypeError', 'internal', false));
       expect(span.status.message).to.equal('cannot read x of undefined');
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
@@ -115,36 +88,30 @@ describe('traceToolCall', () => {
     ];
     for (const [route, type, kind, retryable] of statuses) {
       it(`classifies a real HTTP ${route} answer as ${kind}`, async () => {
-        const promise = traceToolCall(tracer, {}, { name: 'api' }, () => callApi(server.url + route));
+        const promise = traceToolCall(bed.tracer, {}, { name: 'api' }, () => callApi(bed.server.url + route));
         const caught = await promise.then(
           () => undefined,
           (err: unknown) => err,
         );
         expect(caught).to.be.instanceOf(Error);
-        const span = tracing.span('execute_tool api');
-        expect(errorAttributes(span)).to.deep.equal({
-          type,
-          kind,
-          retryable,
-          executed: true,
-          status: SpanStatusCode.ERROR,
-        });
+        const span = bed.tracing.span('execute_tool api');
+        expect(markOf(span)).to.deep.equal(mark(type, kind, retryable));
       });
     }
 
     it('returns the very promise the tool returned', async () => {
       const original = Promise.resolve(42);
-      const returned = traceToolCall(tracer, {}, { name: 'same' }, () => original);
+      const returned = traceToolCall(bed.tracer, {}, { name: 'same' }, () => original);
       expect(returned).to.equal(original);
       expect(await returned).to.equal(42);
     });
 
     it('classifies an AbortSignal.timeout on a server that never answers as timeout', async () => {
-      const err = await traceToolCall(tracer, {}, { name: 'slow' }, () =>
-        callApi(`${server.url}/hang`, AbortSignal.timeout(50)),
+      const err = await traceToolCall(bed.tracer, {}, { name: 'slow' }, () =>
+        callApi(`${bed.server.url}/hang`, AbortSignal.timeout(50)),
       ).catch((e: unknown) => e);
       expect((err as Error).name).to.equal('TimeoutError');
-      expect(errorAttributes(tracing.span('execute_tool slow'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool slow'))).to.include({
         type: 'timeout',
         kind: 'timeout',
       });
@@ -152,10 +119,10 @@ describe('traceToolCall', () => {
 
     it('classifies a refused connection as network ECONNREFUSED', async () => {
       const port = await refusedPort();
-      await traceToolCall(tracer, {}, { name: 'down' }, () => callApi(`http://127.0.0.1:${port}/`)).catch(
+      await traceToolCall(bed.tracer, {}, { name: 'down' }, () => callApi(`http://127.0.0.1:${port}/`)).catch(
         () => undefined,
       );
-      expect(errorAttributes(tracing.span('execute_tool down'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool down'))).to.include({
         type: 'ECONNREFUSED',
         kind: 'network',
         retryable: true,
@@ -167,11 +134,11 @@ describe('traceToolCall', () => {
         code: 'E_AUTH',
       });
       expect(() =>
-        traceToolCall(tracer, {}, { name: 'login' }, () => {
+        traceToolCall(bed.tracer, {}, { name: 'login' }, () => {
           throw thrown;
         }),
       ).to.throw(Error);
-      const [event] = tracing.span('execute_tool login').events.filter((e) => e.name === 'exception');
+      const [event] = bed.tracing.span('execute_tool login').events.filter((e) => e.name === 'exception');
       expect(event?.attributes).to.include({
         'exception.type': 'E_AUTH',
         'exception.message': 'login refused for Bearer [REDACTED]',
@@ -185,11 +152,11 @@ describe('traceToolCall', () => {
 
     it('records thrown non-Error values without failing', () => {
       expect(() =>
-        traceToolCall(tracer, {}, { name: 'odd' }, () => {
+        traceToolCall(bed.tracer, {}, { name: 'odd' }, () => {
           throw 7;
         }),
       ).to.throw();
-      const span = tracing.span('execute_tool odd');
+      const span = bed.tracing.span('execute_tool odd');
       expect(span.status.code).to.equal(SpanStatusCode.ERROR);
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
@@ -198,20 +165,14 @@ describe('traceToolCall', () => {
   describe('returned errors', () => {
     it('marks an MCP-style isError result as tool_error without an exception event', () => {
       const result = { isError: true, content: [{ type: 'text', text: 'the file is locked' }] };
-      expect(traceToolCall(tracer, {}, { name: 'files' }, () => result)).to.equal(result);
-      const span = tracing.span('execute_tool files');
-      expect(errorAttributes(span)).to.deep.equal({
-        type: 'tool_error',
-        kind: 'tool_error',
-        retryable: false,
-        executed: true,
-        status: SpanStatusCode.ERROR,
-      });
+      expect(traceToolCall(bed.tracer, {}, { name: 'files' }, () => result)).to.equal(result);
+      const span = bed.tracing.span('execute_tool files');
+      expect(markOf(span)).to.deep.equal(mark('tool_error', 'tool_error', false));
       expect(span.events).to.have.length(0);
     });
 
     it('uses the per-framework classifyResult when given', async () => {
-      await traceToolCall(tracer, {}, { name: 'custom' }, async () => 'ERR: quota exceeded', {
+      await traceToolCall(bed.tracer, {}, { name: 'custom' }, async () => 'ERR: quota exceeded', {
         classifyResult: (r) =>
           typeof r === 'string' && r.startsWith('ERR')
             ? {
@@ -223,12 +184,12 @@ describe('traceToolCall', () => {
               }
             : undefined,
       });
-      expect(errorAttributes(tracing.span('execute_tool custom'))).to.include({ kind: 'quota' });
+      expect(markOf(bed.tracing.span('execute_tool custom'))).to.include({ kind: 'quota' });
     });
 
     it('leaves successful results unmarked', async () => {
-      await traceToolCall(tracer, {}, { name: 'fine' }, () => callApi(`${server.url}/ok`));
-      const span = tracing.span('execute_tool fine');
+      await traceToolCall(bed.tracer, {}, { name: 'fine' }, () => callApi(`${bed.server.url}/ok`));
+      const span = bed.tracing.span('execute_tool fine');
       expect(span.status.code).to.equal(SpanStatusCode.UNSET);
       expect(span.attributes['error.type']).to.equal(undefined);
     });
@@ -236,21 +197,21 @@ describe('traceToolCall', () => {
 
   describe('framework spans', () => {
     it('enriches an active execute_tool span of the same tool instead of nesting a new one', () => {
-      const native = tracer.startSpan('execute_tool lookup', {
+      const native = bed.tracer.startSpan('execute_tool lookup', {
         attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup' },
       });
       expect(() =>
         context.with(trace.setSpan(context.active(), native), () =>
-          traceToolCall(tracer, {}, { name: 'lookup', callId: 'c9' }, () => {
+          traceToolCall(bed.tracer, {}, { name: 'lookup', callId: 'c9' }, () => {
             throw Object.assign(new Error('upstream'), { status: 502 });
           }),
         ),
       ).to.throw('upstream');
-      expect(tracing.spans()).to.have.length(0);
+      expect(bed.tracing.spans()).to.have.length(0);
       native.end();
-      const span = tracing.span('execute_tool lookup');
+      const span = bed.tracing.span('execute_tool lookup');
       expect(span.attributes['gen_ai.tool.call.id']).to.equal('c9');
-      expect(errorAttributes(span)).to.include({
+      expect(markOf(span)).to.include({
         type: '502',
         kind: 'transient',
         status: SpanStatusCode.ERROR,
@@ -260,46 +221,46 @@ describe('traceToolCall', () => {
     });
 
     it('recognises AI SDK v6 ai.toolCall spans and ADK execute_tool spans by name', () => {
-      const v6 = tracer.startSpan('ai.toolCall', { attributes: { 'ai.toolCall.name': 'search' } });
+      const v6 = bed.tracer.startSpan('ai.toolCall', { attributes: { 'ai.toolCall.name': 'search' } });
       context.with(trace.setSpan(context.active(), v6), () =>
-        traceToolCall(tracer, {}, { name: 'search' }, () => ({ success: false, error: 'no index' })),
+        traceToolCall(bed.tracer, {}, { name: 'search' }, () => ({ success: false, error: 'no index' })),
       );
       v6.end();
-      const adk = tracer.startSpan('execute_tool search');
+      const adk = bed.tracer.startSpan('execute_tool search');
       context.with(trace.setSpan(context.active(), adk), () =>
-        traceToolCall(tracer, {}, { name: 'search' }, () => 1),
+        traceToolCall(bed.tracer, {}, { name: 'search' }, () => 1),
       );
       adk.end();
-      const [first, second] = tracing.spans();
-      expect(tracing.spans()).to.have.length(2);
+      const [first, second] = bed.tracing.spans();
+      expect(bed.tracing.spans()).to.have.length(2);
       expect(first!.name).to.equal('ai.toolCall');
       expect(first!.attributes['gen_ai.tool.name']).to.equal('search');
-      expect(errorAttributes(first!)).to.include({ type: 'tool_error', status: SpanStatusCode.ERROR });
+      expect(markOf(first!)).to.include({ type: 'tool_error', status: SpanStatusCode.ERROR });
       expect(second!.attributes['gen_ai.operation.name']).to.equal('execute_tool');
     });
 
     it('nests a span when the active tool span belongs to another tool', () => {
-      traceToolCall(tracer, {}, { name: 'outer' }, () =>
-        traceToolCall(tracer, {}, { name: 'inner' }, () => 1),
+      traceToolCall(bed.tracer, {}, { name: 'outer' }, () =>
+        traceToolCall(bed.tracer, {}, { name: 'inner' }, () => 1),
       );
-      const inner = tracing.span('execute_tool inner');
+      const inner = bed.tracing.span('execute_tool inner');
       expect(inner.parentSpanContext?.spanId).to.equal(
-        tracing.span('execute_tool outer').spanContext().spanId,
+        bed.tracing.span('execute_tool outer').spanContext().spanId,
       );
     });
 
     it('keeps one span when two layers wrap the same tool, with the stronger classification', async () => {
-      const err = await traceToolCall(tracer, {}, { name: 'layered' }, async () => {
+      const err = await traceToolCall(bed.tracer, {}, { name: 'layered' }, async () => {
         // The inner layer sees a returned MCP error whose text names a JSON-RPC code.
-        traceToolCall(tracer, {}, { name: 'layered' }, () => ({
+        traceToolCall(bed.tracer, {}, { name: 'layered' }, () => ({
           isError: true,
           content: [{ type: 'text', text: 'MCP error -32001: Request timed out' }],
         }));
         throw new Error('tool failed');
       }).catch((e: unknown) => e);
       expect((err as Error).message).to.equal('tool failed');
-      const span = tracing.span('execute_tool layered');
-      expect(errorAttributes(span)).to.include({ type: 'timeout', kind: 'timeout' });
+      const span = bed.tracing.span('execute_tool layered');
+      expect(markOf(span)).to.include({ type: 'timeout', kind: 'timeout' });
       expect(span.events.filter((e) => e.name === 'exception')).to.have.length(1);
     });
   });
@@ -307,7 +268,7 @@ describe('traceToolCall', () => {
   describe('recordToolError', () => {
     it('puts the real error of an inner function on the outer call, recorded once', async () => {
       const real = new ToolExecutionError('upstream said no', { errorType: '403' });
-      const rewrapped = await traceToolCall(tracer, {}, { name: 'adk_like' }, async () => {
+      const rewrapped = await traceToolCall(bed.tracer, {}, { name: 'adk_like' }, async () => {
         try {
           throw real;
         } catch (err) {
@@ -316,19 +277,19 @@ describe('traceToolCall', () => {
         }
       }).catch((e: unknown) => e);
       expect((rewrapped as Error).message).to.match(/^Error in tool/);
-      const span = tracing.span('execute_tool adk_like');
-      expect(errorAttributes(span)).to.include({ type: '403', kind: 'auth' });
+      const span = bed.tracing.span('execute_tool adk_like');
+      expect(markOf(span)).to.include({ type: '403', kind: 'auth' });
       const exceptions = span.events.filter((e) => e.name === 'exception');
       expect(exceptions).to.have.length(1);
       expect(exceptions[0]!.attributes?.['exception.message']).to.equal('upstream said no');
     });
 
     it('marks a call whose error the framework swallowed', () => {
-      traceToolCall(tracer, {}, { name: 'swallowed' }, () => {
+      traceToolCall(bed.tracer, {}, { name: 'swallowed' }, () => {
         recordToolError(Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' }));
         return 'An error occurred while running the tool. Please try again.';
       });
-      expect(errorAttributes(tracing.span('execute_tool swallowed'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool swallowed'))).to.include({
         type: 'ECONNRESET',
         kind: 'network',
       });
@@ -343,15 +304,15 @@ describe('traceToolCall', () => {
     const args = { city: 'Paris', apiKey: 'sk-abcdefghijklmnopqrstuvwxyz' };
 
     it('records neither arguments nor results by default', () => {
-      traceToolCall(tracer, {}, { name: 'quiet', args }, () => ({ token: 'x' }));
-      const span = tracing.span('execute_tool quiet');
+      traceToolCall(bed.tracer, {}, { name: 'quiet', args }, () => ({ token: 'x' }));
+      const span = bed.tracing.span('execute_tool quiet');
       expect(span.attributes).not.to.have.property('gen_ai.tool.call.arguments');
       expect(span.attributes).not.to.have.property('gen_ai.tool.call.result');
     });
 
     it('records redacted arguments and results when opted in', async () => {
       await traceToolCall(
-        tracer,
+        bed.tracer,
         { captureArguments: true, captureResults: true },
         { name: 'loud', args },
         async () => ({
@@ -359,7 +320,7 @@ describe('traceToolCall', () => {
           password: 'hunter2',
         }),
       );
-      const span = tracing.span('execute_tool loud');
+      const span = bed.tracing.span('execute_tool loud');
       expect(span.attributes['gen_ai.tool.call.arguments']).to.equal(
         '{"city":"Paris","apiKey":"[REDACTED]"}',
       );
@@ -369,11 +330,11 @@ describe('traceToolCall', () => {
     });
 
     it('records the result of a successful call only, as the GenAI conventions say', async () => {
-      await traceToolCall(tracer, { captureResults: true }, { name: 'refusing' }, async () => ({
+      await traceToolCall(bed.tracer, { captureResults: true }, { name: 'refusing' }, async () => ({
         isError: true,
         content: [{ type: 'text', text: 'quota exceeded' }],
       }));
-      const span = tracing.span('execute_tool refusing');
+      const span = bed.tracing.span('execute_tool refusing');
       expect(span.attributes['error.type']).to.equal('tool_error');
       expect(span.attributes).not.to.have.property('gen_ai.tool.call.result');
     });
@@ -391,27 +352,27 @@ describe('traceToolCall', () => {
           throw new Error('hook bug');
         },
       };
-      await traceToolCall(tracer, config, { name: 'hooked' }, () => callApi(`${server.url}/503`)).catch(
-        () => 0,
-      );
+      await traceToolCall(bed.tracer, config, { name: 'hooked' }, () =>
+        callApi(`${bed.server.url}/503`),
+      ).catch(() => 0);
       expect(seen).to.deep.equal([['hooked', 'transient']]);
-      expect(tracing.span('execute_tool hooked').attributes['app.tenant']).to.equal('acme');
+      expect(bed.tracing.span('execute_tool hooked').attributes['app.tenant']).to.equal('acme');
     });
 
     it('hides argument values from the error text while capture is off, and only then', () => {
       const fail = (name: string, captureArguments: boolean) =>
-        traceToolCall(tracer, { captureArguments }, { name, args: { query: 'acme-customer-42' } }, () => {
+        traceToolCall(bed.tracer, { captureArguments }, { name, args: { query: 'acme-customer-42' } }, () => {
           throw new Error('lookup failed for acme-customer-42');
         });
       expect(() => fail('hidden', false)).to.throw('lookup failed for acme-customer-42');
-      const hidden = tracing.span('execute_tool hidden');
+      const hidden = bed.tracing.span('execute_tool hidden');
       expect(hidden.status.message).to.equal('lookup failed for [REDACTED]');
       const [event] = hidden.events;
       expect(event?.attributes?.['exception.message']).to.equal('lookup failed for [REDACTED]');
       expect(String(event?.attributes?.['exception.stacktrace'])).not.to.include('acme-customer-42');
 
       expect(() => fail('captured', true)).to.throw();
-      expect(tracing.span('execute_tool captured').status.message).to.equal(
+      expect(bed.tracing.span('execute_tool captured').status.message).to.equal(
         'lookup failed for acme-customer-42',
       );
     });
@@ -422,12 +383,12 @@ describe('traceToolCall', () => {
       };
       const args = new Proxy({}, { ownKeys: boom, getOwnPropertyDescriptor: boom, get: boom, has: boom });
       expect(() =>
-        traceToolCall(tracer, {}, { name: 'proxied', args }, () => {
+        traceToolCall(bed.tracer, {}, { name: 'proxied', args }, () => {
           throw new RangeError('out of range');
         }),
       ).to.throw(RangeError);
-      const span = tracing.span('execute_tool proxied');
-      expect(errorAttributes(span)).to.include({ type: 'RangeError', status: SpanStatusCode.ERROR });
+      const span = bed.tracing.span('execute_tool proxied');
+      expect(markOf(span)).to.include({ type: 'RangeError', status: SpanStatusCode.ERROR });
       expect(span.status.message).to.equal('out of range');
     });
 
@@ -444,22 +405,22 @@ describe('traceToolCall', () => {
   describe('streams', () => {
     it('keeps an async generator, ends the span when iteration ends, and parents spans made inside', async () => {
       async function* chunks() {
-        tracer.startSpan('inside').end();
+        bed.tracer.startSpan('inside').end();
         yield 1;
         await new Promise((resolve) => setTimeout(resolve, 1));
         yield 2;
       }
       const generator = chunks();
-      const returned = traceToolCall(tracer, {}, { name: 'gen' }, () => generator);
+      const returned = traceToolCall(bed.tracer, {}, { name: 'gen' }, () => generator);
       expect(returned).to.equal(generator);
       expect(Object.keys(returned)).to.deep.equal([]);
-      expect(tracing.spans().map((s) => s.name)).to.deep.equal([]);
+      expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal([]);
       const seen: number[] = [];
       for await (const chunk of returned) seen.push(chunk);
       await new Promise((resolve) => setImmediate(resolve));
       expect(seen).to.deep.equal([1, 2]);
-      const span = tracing.span('execute_tool gen');
-      expect(tracing.span('inside').parentSpanContext?.spanId).to.equal(span.spanContext().spanId);
+      const span = bed.tracing.span('execute_tool gen');
+      expect(bed.tracing.span('inside').parentSpanContext?.spanId).to.equal(span.spanContext().spanId);
       expect(span.status.code).to.equal(SpanStatusCode.UNSET);
     });
 
@@ -469,7 +430,7 @@ describe('traceToolCall', () => {
         yield 'a';
         throw boom;
       }
-      const iterable = traceToolCall(tracer, {}, { name: 'gen_fail' }, () => failing());
+      const iterable = traceToolCall(bed.tracer, {}, { name: 'gen_fail' }, () => failing());
       let caught: unknown;
       try {
         for await (const chunk of iterable) expect(chunk).to.equal('a');
@@ -478,17 +439,17 @@ describe('traceToolCall', () => {
       }
       await new Promise((resolve) => setImmediate(resolve));
       expect(caught).to.equal(boom);
-      expect(errorAttributes(tracing.span('execute_tool gen_fail'))).to.include({ type: 'ECONNRESET' });
+      expect(markOf(bed.tracing.span('execute_tool gen_fail'))).to.include({ type: 'ECONNRESET' });
     });
 
     it('ends the span when the consumer stops early (return)', async () => {
       async function* endless() {
         for (let i = 0; ; i++) yield i;
       }
-      const iterable = traceToolCall(tracer, {}, { name: 'endless' }, () => endless());
+      const iterable = traceToolCall(bed.tracer, {}, { name: 'endless' }, () => endless());
       for await (const n of iterable) if (n === 2) break;
       await new Promise((resolve) => setImmediate(resolve));
-      expect(tracing.span('execute_tool endless').status.code).to.equal(SpanStatusCode.UNSET);
+      expect(bed.tracing.span('execute_tool endless').status.code).to.equal(SpanStatusCode.UNSET);
     });
 
     it('watches plain async iterables in place', async () => {
@@ -497,18 +458,18 @@ describe('traceToolCall', () => {
           yield 'x';
         },
       };
-      const returned = traceToolCall(tracer, {}, { name: 'iterable' }, () => iterable);
+      const returned = traceToolCall(bed.tracer, {}, { name: 'iterable' }, () => iterable);
       expect(returned).to.equal(iterable);
       const seen: string[] = [];
       for await (const item of returned) seen.push(item);
       await new Promise((resolve) => setImmediate(resolve));
       expect(seen).to.deep.equal(['x']);
-      expect(tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool iterable']);
+      expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['execute_tool iterable']);
     });
 
     it('passes web ReadableStream chunks and errors through and ends the span with them', async () => {
       const ok = traceToolCall(
-        tracer,
+        bed.tracer,
         {},
         { name: 'web' },
         () =>
@@ -525,12 +486,12 @@ describe('traceToolCall', () => {
       for (let next = await okReader.read(); !next.done; next = await okReader.read())
         chunks.push(next.value);
       expect(chunks).to.deep.equal(['a', 'b']);
-      expect(tracing.span('execute_tool web').status.code).to.equal(SpanStatusCode.UNSET);
+      expect(bed.tracing.span('execute_tool web').status.code).to.equal(SpanStatusCode.UNSET);
 
       const failure = Object.assign(new Error('stream broke'), { status: 500 });
       let pulls = 0;
       const bad = traceToolCall(
-        tracer,
+        bed.tracer,
         {},
         { name: 'web_fail' },
         () =>
@@ -545,25 +506,25 @@ describe('traceToolCall', () => {
       expect((await reader.read()).value).to.equal('a');
       const caught = await reader.read().catch((e: unknown) => e);
       expect(caught).to.equal(failure);
-      expect(errorAttributes(tracing.span('execute_tool web_fail'))).to.include({ type: '500' });
+      expect(markOf(bed.tracing.span('execute_tool web_fail'))).to.include({ type: '500' });
     });
 
     it('keeps a Node Readable and ends the span on close, with its error', async () => {
       const good = Readable.from(['1', '2']);
-      expect(traceToolCall(tracer, {}, { name: 'node' }, () => good)).to.equal(good);
+      expect(traceToolCall(bed.tracer, {}, { name: 'node' }, () => good)).to.equal(good);
       const data: string[] = [];
       good.on('data', (d: string) => data.push(d));
       await new Promise((resolve) => good.on('close', resolve));
       expect(data).to.deep.equal(['1', '2']);
-      expect(tracing.span('execute_tool node').status.code).to.equal(SpanStatusCode.UNSET);
+      expect(bed.tracing.span('execute_tool node').status.code).to.equal(SpanStatusCode.UNSET);
 
       const bad = new Readable({ read() {} });
-      traceToolCall(tracer, {}, { name: 'node_fail' }, () => bad);
+      traceToolCall(bed.tracer, {}, { name: 'node_fail' }, () => bad);
       bad.on('error', () => undefined);
       bad.destroy(Object.assign(new Error('socket'), { code: 'EPIPE' }));
       await new Promise((resolve) => bad.on('close', resolve));
       await new Promise((resolve) => setImmediate(resolve));
-      expect(errorAttributes(tracing.span('execute_tool node_fail'))).to.include({ type: 'EPIPE' });
+      expect(markOf(bed.tracing.span('execute_tool node_fail'))).to.include({ type: 'EPIPE' });
     });
 
     // The consumer stopping early is covered in test/reliability/transparency.test.ts; an abort
@@ -576,7 +537,7 @@ describe('traceToolCall', () => {
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
         );
       }
-      const stream = traceToolCall(tracer, {}, { name: 'node_signal' }, () =>
+      const stream = traceToolCall(bed.tracer, {}, { name: 'node_signal' }, () =>
         addAbortSignal(controller.signal, Readable.from(slow())),
       );
       const seen: unknown[] = [];
@@ -591,7 +552,7 @@ describe('traceToolCall', () => {
       expect(seen).to.deep.equal(['first']);
       expect(caught.code).to.equal('ABORT_ERR');
       expect(caught.cause).to.be.instanceOf(DOMException);
-      expect(errorAttributes(tracing.span('execute_tool node_signal'))).to.include({
+      expect(markOf(bed.tracing.span('execute_tool node_signal'))).to.include({
         kind: 'canceled',
         status: SpanStatusCode.ERROR,
       });

@@ -1,20 +1,17 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { runFixture, type SpanRecord } from './child-process-spans';
+import { useFixture } from './child-process-spans';
 
 /** Google ADK's own `execute_tool {name}` spans from a real agent run (adk.fixture.ts). */
 describe('ToolErrorSpanProcessor on Google ADK execute_tool spans', function () {
   this.timeout(60_000);
-  let spans: SpanRecord[];
-  let diagnostics: string[];
-
-  before(async () => {
-    ({ spans, diagnostics } = await runFixture('adk.fixture.ts'));
-  });
+  const fixture = useFixture('adk.fixture.ts');
 
   const span = (name: string) => {
-    const found = spans.find((s) => s.name === name);
-    expect(found, `span ${name} among ${spans.map((s) => s.name).join(', ')}`).not.to.equal(undefined);
+    const found = fixture.spans.find((s) => s.name === name);
+    expect(found, `span ${name} among ${fixture.spans.map((s) => s.name).join(', ')}`).not.to.equal(
+      undefined,
+    );
     return found!;
   };
 
@@ -46,6 +43,6 @@ describe('ToolErrorSpanProcessor on Google ADK execute_tool spans', function () 
   });
 
   it('logs no warnings', () => {
-    expect(diagnostics).to.deep.equal([]);
+    expect(fixture.diagnostics).to.deep.equal([]);
   });
 });

@@ -6,8 +6,8 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
-import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
+import { noInputTool, throwingTool } from './scripted-agent';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -49,26 +49,20 @@ describe('ToolErrorSpanProcessor on AI SDK v7 (@ai-sdk/otel) execute_tool spans'
         return { content, finishReason: { unified: finishReason, raw: undefined }, usage, warnings: [] };
       },
     });
-    const empty = z.object({});
     await generateText({
       model,
       prompt: 'use the tools',
       stopWhen: stepCountIs(3),
       tools: {
-        thrown: tool({
-          inputSchema: empty,
-          execute: async (): Promise<unknown> => {
-            throw new Error('Request failed with status code 500');
-          },
-        }),
-        returned: tool({
-          inputSchema: empty,
-          execute: async () => ({
+        thrown: throwingTool(new Error('Request failed with status code 500'), tool),
+        returned: noInputTool(
+          async () => ({
             isError: true,
             content: [{ type: 'text', text: 'MCP error -32001: Request timed out' }],
           }),
-        }),
-        fine: tool({ inputSchema: empty, execute: async () => ({ ok: true }) }),
+          tool,
+        ),
+        fine: noInputTool(async () => ({ ok: true }), tool),
       },
       telemetry: {
         isEnabled: true,

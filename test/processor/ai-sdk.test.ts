@@ -9,7 +9,7 @@ import { tool } from 'ai';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
-import { runToolsWithAiSdk } from './scripted-agent';
+import { noInputTool, throwingTool, runToolsWithAiSdk } from './scripted-agent';
 
 /** The AI SDK v6 `ai.toolCall` spans, made by the real `generateText`, enriched by the processor alone. */
 describe('ToolErrorSpanProcessor on AI SDK v6 ai.toolCall spans', () => {
@@ -23,44 +23,29 @@ describe('ToolErrorSpanProcessor on AI SDK v6 ai.toolCall spans', () => {
       spanProcessors: [new ToolErrorSpanProcessor(), new SimpleSpanProcessor(exporter)],
     });
     const empty = z.object({});
-    await runToolsWithAiSdk(
-      provider.getTracer('test'),
-      {
-        refused: tool({
-          inputSchema: empty,
-          execute: async (): Promise<unknown> => {
-            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-          },
-        }),
-        typeError: tool({
-          inputSchema: empty,
-          execute: async (): Promise<unknown> => {
-            throw new TypeError("Cannot read properties of undefined (reading 'id')");
-          },
-        }),
-        leaky: tool({
-          inputSchema: empty,
-          execute: async (): Promise<unknown> => {
-            throw new Error(
-              'GET https://user:hunter2@api.example.com/v1/items?api_key=sk-live-abcdefghijklmnop failed',
-            );
-          },
-        }),
-        mcpIsError: tool({
-          inputSchema: empty,
-          execute: async () => ({
-            isError: true,
-            content: [{ type: 'text', text: 'Too many requests, slow down' }],
-          }),
-        }),
-        adkContract: tool({
-          inputSchema: empty,
-          execute: async () => ({ success: false, error: { status: 503, message: 'upstream unavailable' } }),
-        }),
-        fine: tool({ inputSchema: empty, execute: async () => ({ temperature: 21, error: null }) }),
-      },
-      { refused: {}, typeError: {}, leaky: {}, mcpIsError: {}, adkContract: {}, fine: {} },
-    );
+    await runToolsWithAiSdk(provider.getTracer('test'), {
+      refused: tool({
+        inputSchema: empty,
+        execute: async (): Promise<unknown> => {
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+        },
+      }),
+      typeError: throwingTool(new TypeError("Cannot read properties of undefined (reading 'id')")),
+      leaky: throwingTool(
+        new Error(
+          'GET https://user:hunter2@api.example.com/v1/items?api_key=sk-live-abcdefghijklmnop failed',
+        ),
+      ),
+      mcpIsError: noInputTool(async () => ({
+        isError: true,
+        content: [{ type: 'text', text: 'Too many requests, slow down' }],
+      })),
+      adkContract: noInputTool(async () => ({
+        success: false,
+        error: { status: 503, message: 'upstream unavailable' },
+      })),
+      fine: noInputTool(async () => ({ temperature: 21, error: null })),
+    });
     spans = new Map(
       exporter
         .getFinishedSpans()

@@ -83,3 +83,15 @@ export function runFixture(
     );
   });
 }
+
+/**
+ * Parent side: registers a `before` hook that runs the fixture once for the whole `describe`, and
+ * returns what it reported (filled in once the hook has run).
+ */
+export function useFixture(fixture: string): FixtureOutput {
+  const output: FixtureOutput = { spans: [], diagnostics: [] };
+  before(async () => {
+    Object.assign(output, await runFixture(fixture));
+  });
+  return output;
+}

@@ -1,4 +1,4 @@
-import { diag, DiagLogLevel, SpanStatusCode, type Context } from '@opentelemetry/api';
+import { diag, SpanStatusCode, type Context } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -7,23 +7,10 @@ import {
   type Span,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { tool } from 'ai';
 import { expect } from 'chai';
-import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
-import { runToolsWithAiSdk } from './scripted-agent';
-
-/** Everything logged through `diag` at WARN and above while a test runs. */
-function captureDiagnostics(): string[] {
-  const captured: string[] = [];
-  // The component logger passes its namespace first: the whole line is kept.
-  const keep = (...args: unknown[]) => captured.push(args.map(String).join(' '));
-  diag.setLogger(
-    { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
-    DiagLogLevel.WARN,
-  );
-  return captured;
-}
+import { captureDiagnostics } from './child-process-spans';
+import { noInputTool, throwingTool, runToolsWithAiSdk } from './scripted-agent';
 
 /** A processor that wraps another and forwards only the classic hooks, as some frameworks' wrappers do. */
 class ForwardingProcessor implements SpanProcessor {
@@ -51,21 +38,11 @@ describe('ToolErrorSpanProcessor diagnostics', () => {
     const provider = new BasicTracerProvider({
       spanProcessors: [new SimpleSpanProcessor(exporter), new ToolErrorSpanProcessor()],
     });
-    const empty = z.object({});
-    await runToolsWithAiSdk(
-      provider.getTracer('test'),
-      {
-        thrown: tool({
-          inputSchema: empty,
-          execute: async (): Promise<unknown> => {
-            throw new Error('Request failed with status code 500');
-          },
-        }),
-        returned: tool({ inputSchema: empty, execute: async () => ({ isError: true, content: [] }) }),
-        fine: tool({ inputSchema: empty, execute: async () => 'ok' }),
-      },
-      { thrown: {}, returned: {}, fine: {} },
-    );
+    await runToolsWithAiSdk(provider.getTracer('test'), {
+      thrown: throwingTool(new Error('Request failed with status code 500')),
+      returned: noInputTool(async () => ({ isError: true, content: [] })),
+      fine: noInputTool(async () => 'ok'),
+    });
     const ok = provider.getTracer('test').startSpan('execute_tool ok-then-error', {
       attributes: { 'gen_ai.tool.call.result': JSON.stringify({ success: false, error: 'timed out' }) },
     });

@@ -15,7 +15,7 @@ import { ToolErrorEnrichingExporter } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { startOtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 import { ensureContextManager } from '../helpers/tracing';
-import { runToolsWithAiSdk } from './scripted-agent';
+import { noInputTool, runToolsWithAiSdk } from './scripted-agent';
 
 const empty = z.object({});
 
@@ -29,11 +29,8 @@ function tools(server: FlakyServer) {
         if (!response.ok) throw new Error('request failed');
       },
     }),
-    returned: tool({
-      inputSchema: empty,
-      execute: async () => ({ isError: true, content: [{ type: 'text', text: 'forbidden' }] }),
-    }),
-    fine: tool({ inputSchema: empty, execute: async () => 'ok' }),
+    returned: noInputTool(async () => ({ isError: true, content: [{ type: 'text', text: 'forbidden' }] })),
+    fine: noInputTool(async () => 'ok'),
   };
 }
 
@@ -105,7 +102,7 @@ describe('ToolErrorEnrichingExporter', () => {
     const provider = new BasicTracerProvider({
       spanProcessors: [
         new BatchSpanProcessor(
-          new ToolErrorEnrichingExporter(new OTLPTraceExporter({ url: `${receiver.endpoint}/v1/traces` })),
+          new ToolErrorEnrichingExporter(new OTLPTraceExporter({ url: receiver.tracesUrl })),
         ),
       ],
     });

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { ensureContextManager } from '../helpers/tracing';
-import { runToolsWithAiSdk } from './scripted-agent';
+import { noInputTool, runToolsWithAiSdk } from './scripted-agent';
 
 /**
  * A tool that throws a generic error still gets the HTTP status of its failed call, read from the
@@ -57,33 +57,29 @@ describe('ToolErrorSpanProcessor with failed HTTP child spans', () => {
         if (!response.ok) throw new Error('request failed');
         return response.json();
       };
-      await runToolsWithAiSdk(
-        provider.getTracer('test'),
-        {
-          unavailable: tool({ inputSchema: empty, execute: () => failOnBadStatus('/503') }),
-          limited: tool({ inputSchema: empty, execute: () => failOnBadStatus('/429?retryAfter=3') }),
-          refused: tool({
-            inputSchema: empty,
-            execute: async () => fetch(`http://127.0.0.1:${deadPort}/`).then((r) => r.json()),
-          }),
-          recovered: tool({
-            inputSchema: empty,
-            execute: async (): Promise<unknown> => {
-              await fetch(`${server.url}/503`);
-              await fetch(`${server.url}/ok`);
-              throw new TypeError('bad shape');
-            },
-          }),
-          fallback: tool({
-            inputSchema: empty,
-            execute: async () => {
-              const primary = await fetch(`${server.url}/503`);
-              return primary.ok ? primary.json() : { source: 'cache' };
-            },
-          }),
-        },
-        { unavailable: {}, limited: {}, refused: {}, recovered: {}, fallback: {} },
-      );
+      await runToolsWithAiSdk(provider.getTracer('test'), {
+        unavailable: noInputTool(() => failOnBadStatus('/503')),
+        limited: noInputTool(() => failOnBadStatus('/429?retryAfter=3')),
+        refused: tool({
+          inputSchema: empty,
+          execute: async () => fetch(`http://127.0.0.1:${deadPort}/`).then((r) => r.json()),
+        }),
+        recovered: tool({
+          inputSchema: empty,
+          execute: async (): Promise<unknown> => {
+            await fetch(`${server.url}/503`);
+            await fetch(`${server.url}/ok`);
+            throw new TypeError('bad shape');
+          },
+        }),
+        fallback: tool({
+          inputSchema: empty,
+          execute: async () => {
+            const primary = await fetch(`${server.url}/503`);
+            return primary.ok ? primary.json() : { source: 'cache' };
+          },
+        }),
+      });
     });
 
     after(() => undici.disable());

@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { runFixture, type SpanRecord } from './child-process-spans';
+import { useFixture } from './child-process-spans';
 
 /**
  * LangChain tool spans made by the OpenInference and OpenLLMetry instrumentations on real
@@ -9,16 +9,11 @@ import { runFixture, type SpanRecord } from './child-process-spans';
  */
 describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLMetry)', function () {
   this.timeout(60_000);
-  let spans: SpanRecord[];
-  let diagnostics: string[];
-
-  before(async () => {
-    ({ spans, diagnostics } = await runFixture('langchain.fixture.ts'));
-  });
+  const fixture = useFixture('langchain.fixture.ts');
 
   const openInference = (tool: string) =>
-    spans.find((s) => s.attributes['openinference.span.kind'] === 'TOOL' && s.name === tool)!;
-  const traceloop = () => spans.filter((s) => s.name.startsWith('execute_tool '));
+    fixture.spans.find((s) => s.attributes['openinference.span.kind'] === 'TOOL' && s.name === tool)!;
+  const traceloop = () => fixture.spans.filter((s) => s.name.startsWith('execute_tool '));
 
   it('classifies the OpenInference span of a throw by its message (it records no exception type)', () => {
     const span = openInference('refused');
@@ -59,7 +54,7 @@ describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLM
   });
 
   it('redacts the exception events both instrumentations record, before export', () => {
-    const leaky = spans.filter((s) => s.name === 'leaky' || s.name === 'execute_tool leaky');
+    const leaky = fixture.spans.filter((s) => s.name === 'leaky' || s.name === 'execute_tool leaky');
     const withEvents = leaky.filter((s) => s.events.some((event) => event.name === 'exception'));
     expect(withEvents.length, 'spans of the leaky tool that recorded the exception').to.be.at.least(1);
     const exported = JSON.stringify(leaky);
@@ -75,6 +70,6 @@ describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLM
   });
 
   it('logs no warnings', () => {
-    expect(diagnostics).to.deep.equal([]);
+    expect(fixture.diagnostics).to.deep.equal([]);
   });
 });

@@ -1,7 +1,5 @@
-import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { context, trace, type Tracer } from '@opentelemetry/api';
 import {
-  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
@@ -11,8 +9,9 @@ import { expect } from 'chai';
 import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor, ToolExecutionError } from '../../src';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { RETRY_AFTER_HEADERS } from '../../src/semconv';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { ensureContextManager } from '../helpers/tracing';
+import type { FlakyServer } from '../helpers/flaky-server';
+import { useTestBed } from '../helpers/test-bed';
+import { mark, markOf } from '../helpers/tool-failures';
 
 /**
  * The wrapper marks a failed tool span while the tool runs; the processor (or the exporter) ends it
@@ -33,16 +32,6 @@ async function failOnBadStatus(server: FlakyServer, path: string): Promise<unkno
   return 'ok';
 }
 
-function errorOf(span: ReadableSpan) {
-  return {
-    type: span.attributes['error.type'],
-    kind: span.attributes['tool.error_kind'],
-    retryable: span.attributes['tool.error_retryable'],
-    executed: span.attributes['tool.error_executed'],
-    status: span.status,
-  };
-}
-
 const PIPELINES: ReadonlyArray<{
   name: string;
   processors: (exporter: InMemorySpanExporter) => SpanProcessor[];
@@ -59,32 +48,18 @@ const PIPELINES: ReadonlyArray<{
 
 for (const pipeline of PIPELINES) {
   describe(`a marked tool span and the HTTP calls under it (${pipeline.name})`, () => {
+    const bed = useTestBed({
+      pipeline: pipeline.processors,
+      undici: { headersToSpanAttributes: { responseHeaders: [...RETRY_AFTER_HEADERS] } },
+    });
     let server: FlakyServer;
     let exporter: InMemorySpanExporter;
-    let provider: BasicTracerProvider;
     let tracer: Tracer;
-    let undici: UndiciInstrumentation;
 
-    before(async () => {
-      ensureContextManager();
-      server = await startFlakyServer();
-      exporter = new InMemorySpanExporter();
-      provider = new BasicTracerProvider({ spanProcessors: pipeline.processors(exporter) });
-      tracer = provider.getTracer('test');
-      undici = new UndiciInstrumentation({
-        headersToSpanAttributes: { responseHeaders: [...RETRY_AFTER_HEADERS] },
-      });
-      undici.setTracerProvider(provider);
-      undici.enable();
+    before(() => {
+      ({ server, tracer } = bed);
+      ({ exporter } = bed.tracing);
     });
-
-    after(async () => {
-      undici.disable();
-      await provider.shutdown();
-      await server.close();
-    });
-
-    afterEach(() => exporter.reset());
 
     /** Runs `run` as tool `name` through the wrapper, under an agent span; returns the tool span. */
     async function runTool(name: string, run: () => Promise<unknown>): Promise<ReadableSpan> {
@@ -100,27 +75,22 @@ for (const pipeline of PIPELINES) {
 
     it("a fetch that got 500, then `throw new Error('upstream failed')`: error.type 500, transient", async () => {
       const span = await runTool('weather', () => failOnBadStatus(server, '/500'));
-      expect(errorOf(span)).to.deep.equal({
-        type: '500',
-        kind: 'transient',
-        retryable: true,
-        executed: true,
-        status: { code: SpanStatusCode.ERROR, message: 'upstream failed' },
-      });
+      expect(markOf(span)).to.deep.equal(mark('500', 'transient', true));
+      expect(span.status.message).to.equal('upstream failed');
       // The wrapper's exception event still records what the tool threw.
       expect(span.events.map((e) => e.attributes?.['exception.message'])).to.deep.equal(['upstream failed']);
     });
 
     it('404 under a generic error: permanent, not retryable', async () => {
       const span = await runTool('lookup', () => failOnBadStatus(server, '/404'));
-      expect(errorOf(span)).to.include({ type: '404', kind: 'permanent', retryable: false });
+      expect(markOf(span)).to.include({ type: '404', kind: 'permanent', retryable: false });
     });
 
     it('429 with Retry-After: rate_limit; without: quota', async () => {
       const limited = await runTool('limited', () => failOnBadStatus(server, '/429?retryAfter=2'));
-      expect(errorOf(limited)).to.include({ type: '429', kind: 'rate_limit', retryable: true });
+      expect(markOf(limited)).to.include({ type: '429', kind: 'rate_limit', retryable: true });
       const quota = await runTool('quota', () => failOnBadStatus(server, '/429'));
-      expect(errorOf(quota)).to.include({ type: '429', kind: 'quota', retryable: false });
+      expect(markOf(quota)).to.include({ type: '429', kind: 'quota', retryable: false });
     });
 
     it('counts a call made by a helper under the tool (tool -> helper span -> fetch)', async () => {
@@ -133,7 +103,7 @@ for (const pipeline of PIPELINES) {
           }
         }),
       );
-      expect(errorOf(span)).to.include({ type: '503', kind: 'transient' });
+      expect(markOf(span)).to.include({ type: '503', kind: 'transient' });
     });
 
     it("a nested tool's calls are its own: the outer tool keeps its mark", async () => {
@@ -144,8 +114,8 @@ for (const pipeline of PIPELINES) {
         throw new Error('could not plan');
       });
       const inner = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool inner')!;
-      expect(errorOf(inner)).to.include({ type: '503', kind: 'transient' });
-      expect(errorOf(outer)).to.include({ type: 'Error', kind: 'internal' });
+      expect(markOf(inner)).to.include({ type: '503', kind: 'transient' });
+      expect(markOf(outer)).to.include({ type: 'Error', kind: 'internal' });
     });
 
     it('a returned error result after a 500: the 500, with a status text made from it', async () => {
@@ -154,13 +124,8 @@ for (const pipeline of PIPELINES) {
         await response.text();
         return { isError: true, content: [{ type: 'text', text: 'the service did not answer' }] };
       });
-      expect(errorOf(span)).to.deep.equal({
-        type: '500',
-        kind: 'transient',
-        retryable: true,
-        executed: true,
-        status: { code: SpanStatusCode.ERROR, message: 'transient: 500' },
-      });
+      expect(markOf(span)).to.deep.equal(mark('500', 'transient', true));
+      expect(span.status.message).to.equal('transient: 500');
     });
 
     it('a stronger mark stays: a validation error thrown after a 500 is invalid_input', async () => {
@@ -168,7 +133,7 @@ for (const pipeline of PIPELINES) {
         await (await get(server, '/500')).text();
         throw Object.assign(new Error('bad shape'), { name: 'ZodError' });
       });
-      expect(errorOf(span)).to.include({ type: 'ZodError', kind: 'invalid_input', executed: false });
+      expect(markOf(span)).to.include({ type: 'ZodError', kind: 'invalid_input', executed: false });
     });
 
     it('a stated type stays: ToolExecutionError after a 500', async () => {
@@ -176,7 +141,7 @@ for (const pipeline of PIPELINES) {
         await (await get(server, '/500')).text();
         throw new ToolExecutionError('not allowed', { kind: 'not_permitted' });
       });
-      expect(errorOf(span)).to.include({ kind: 'not_permitted' });
+      expect(markOf(span)).to.include({ kind: 'not_permitted' });
     });
 
     it("the last call to end counts, wherever it was made: a helper's 503, then a direct success", async () => {
@@ -190,7 +155,7 @@ for (const pipeline of PIPELINES) {
         helper.end();
         throw new Error('upstream failed');
       });
-      expect(errorOf(span)).to.include({ type: 'Error', kind: 'internal' });
+      expect(markOf(span)).to.include({ type: 'Error', kind: 'internal' });
     });
 
     it('only the last call counts: a 503 retried with success leaves the generic error as it is', async () => {
@@ -199,7 +164,7 @@ for (const pipeline of PIPELINES) {
         await (await get(server, '/ok')).text();
         throw new Error('upstream failed');
       });
-      expect(errorOf(span)).to.include({ type: 'Error', kind: 'internal' });
+      expect(markOf(span)).to.include({ type: 'Error', kind: 'internal' });
     });
   });
 }

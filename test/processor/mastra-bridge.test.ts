@@ -1,10 +1,10 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { expect } from 'chai';
 import { ToolErrorSpanProcessor } from '../../src';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { errorOf } from '../helpers/tool-failures';
+import type { FlakyServer } from '../helpers/flaky-server';
+import { useTestBed } from '../helpers/test-bed';
+import type { TestTracing } from '../helpers/tracing';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 /**
  * The spans `@mastra/otel-bridge` makes for Mastra tool calls, rebuilt step by step from its source
@@ -75,24 +75,14 @@ class FaithfulOtelBridge {
 }
 
 describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {
+  const bed = useTestBed({ spanProcessors: [new ToolErrorSpanProcessor()], undici: {} });
   let tracing: TestTracing;
-  let bridge: FaithfulOtelBridge;
-  let undici: UndiciInstrumentation;
   let server: FlakyServer;
+  let bridge: FaithfulOtelBridge;
 
-  before(async () => {
-    tracing = createTestTracing({ spanProcessors: [new ToolErrorSpanProcessor()] });
+  before(() => {
+    ({ tracing, server } = bed);
     bridge = new FaithfulOtelBridge(tracing.provider.getTracer('@mastra/otel-bridge', '1.0.0'));
-    undici = new UndiciInstrumentation();
-    undici.setTracerProvider(tracing.provider);
-    undici.enable();
-    server = await startFlakyServer();
-  });
-  afterEach(() => tracing.reset());
-  after(async () => {
-    undici.disable();
-    await server.close();
-    await tracing.shutdown();
   });
 
   /** What Mastra's `tool_call` span holds when the tool threw `err` (its first `span.error()`). */
@@ -115,12 +105,7 @@ describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {
     bridge.end(span, thrown(outcome as Error, input));
     const exported = tracing.span('execute_tool fetch_path');
     expect(exported.instrumentationScope.name).to.equal('@mastra/otel-bridge');
-    expect(errorOf(exported)).to.deep.equal({
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(exported)).to.deep.equal(executedFailure('503', 'transient'));
     expect(exported.attributes['gen_ai.tool.name']).to.equal('fetch_path');
     expect(exported.attributes['gen_ai.tool.call.id']).to.equal('call_1');
   });
@@ -131,12 +116,9 @@ describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {
     );
     expect((outcome as Error).name).to.equal('TimeoutError');
     bridge.end(span, thrown(outcome as Error, { path: '/hang' }));
-    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.deep.equal({
-      type: 'timeout',
-      kind: 'timeout',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.deep.equal(
+      executedFailure('timeout', 'timeout'),
+    );
   });
 
   it('marks a returned validation failure, which the bridge ends with status OK, as invalid_input', async () => {
@@ -153,12 +135,9 @@ describe('ToolErrorSpanProcessor on @mastra/otel-bridge tool spans', () => {
         validationErrors: { errors: [], fields: { path: { errors: ['Invalid input: expected string'] } } },
       },
     });
-    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.deep.equal({
-      type: 'tool_error',
-      kind: 'invalid_input',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(tracing.span('execute_tool fetch_path'))).to.deep.equal(
+      unexecutedFailure('tool_error', 'invalid_input'),
+    );
   });
 
   it('leaves a successful tool span as the bridge ended it', async () => {

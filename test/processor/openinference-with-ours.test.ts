@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { runFixture, type SpanRecord } from './child-process-spans';
+import { useFixture } from './child-process-spans';
 
 /**
  * OpenInference's LangChain instrumentation and ours together (openinference-with-ours.fixture.ts):
@@ -8,25 +8,21 @@ import { runFixture, type SpanRecord } from './child-process-spans';
  */
 describe('OpenInference LangChain instrumentation with ToolInstrumentation: one tool span per call', function () {
   this.timeout(60_000);
-  let spans: SpanRecord[];
-
-  before(async () => {
-    ({ spans } = await runFixture('openinference-with-ours.fixture.ts'));
-  });
+  const fixture = useFixture('openinference-with-ours.fixture.ts');
 
   it('one span per tool call, no execute_tool span of ours beside it', () => {
     for (const name of ['refused', 'works']) {
-      const forTool = spans.filter((s) => s.name === name || s.name === `execute_tool ${name}`);
+      const forTool = fixture.spans.filter((s) => s.name === name || s.name === `execute_tool ${name}`);
       expect(
         forTool.map((s) => s.name),
-        JSON.stringify(spans.map((s) => s.name)),
+        JSON.stringify(fixture.spans.map((s) => s.name)),
       ).to.deep.equal([name]);
       expect(forTool[0]!.attributes['openinference.span.kind']).to.equal('TOOL');
     }
   });
 
   it("the failed call's span is enriched: error.type, kind, gen_ai.tool.name, status ERROR", () => {
-    const span = spans.find((s) => s.name === 'refused')!;
+    const span = fixture.spans.find((s) => s.name === 'refused')!;
     expect(span.attributes).to.include({
       'gen_ai.tool.name': 'refused',
       'error.type': 'ECONNREFUSED',
@@ -36,7 +32,7 @@ describe('OpenInference LangChain instrumentation with ToolInstrumentation: one 
   });
 
   it('the successful call stays unmarked', () => {
-    const span = spans.find((s) => s.name === 'works')!;
+    const span = fixture.spans.find((s) => s.name === 'works')!;
     expect(span.attributes['error.type']).to.equal(undefined);
     expect(span.status.code).to.not.equal(SpanStatusCode.ERROR);
   });

@@ -3,11 +3,9 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { tool } from 'ai';
 import { expect } from 'chai';
-import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
-import { runToolsWithAiSdk } from './scripted-agent';
+import { noInputTool, throwingTool, runToolsWithAiSdk } from './scripted-agent';
 
 type Placement = 'first' | 'last';
 
@@ -19,24 +17,11 @@ async function exportedToolSpans(placement: Placement) {
   const provider = new BasicTracerProvider({
     spanProcessors: placement === 'first' ? [processor, exporting] : [exporting, processor],
   });
-  const empty = z.object({});
-  await runToolsWithAiSdk(
-    provider.getTracer('test'),
-    {
-      thrown: tool({
-        inputSchema: empty,
-        execute: async (): Promise<unknown> => {
-          throw new Error('Request failed with status code 502');
-        },
-      }),
-      returned: tool({
-        inputSchema: empty,
-        execute: async () => ({ success: false, error: 'rate limited' }),
-      }),
-      fine: tool({ inputSchema: empty, execute: async () => 'ok' }),
-    },
-    { thrown: {}, returned: {}, fine: {} },
-  );
+  await runToolsWithAiSdk(provider.getTracer('test'), {
+    thrown: throwingTool(new Error('Request failed with status code 502')),
+    returned: noInputTool(async () => ({ success: false, error: 'rate limited' })),
+    fine: noInputTool(async () => 'ok'),
+  });
   const toolSpans = Object.fromEntries(
     exporter
       .getFinishedSpans()

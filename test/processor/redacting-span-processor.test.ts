@@ -47,10 +47,15 @@ describe('RedactingSpanProcessor', () => {
       .end();
   }
 
-  it('redacts credentials and secret-named query values on every span', () => {
+  /** The span of one HTTP call to `url`, made after a fresh set-up. */
+  function httpSpan(url: string) {
     setUp();
-    httpCall('https://bob:hunter2@api.example.com/v1/search?q=weather&api_key=k3y&sig=s1g');
-    const span = tracing.span('GET');
+    httpCall(url);
+    return tracing.span('GET');
+  }
+
+  it('redacts credentials and secret-named query values on every span', () => {
+    const span = httpSpan('https://bob:hunter2@api.example.com/v1/search?q=weather&api_key=k3y&sig=s1g');
     expect(span.attributes['url.full']).to.equal(
       'https://REDACTED:REDACTED@api.example.com/v1/search?q=weather&api_key=REDACTED&sig=REDACTED',
     );
@@ -60,9 +65,7 @@ describe('RedactingSpanProcessor', () => {
   });
 
   it('redacts token-like path segments (a webhook URL)', () => {
-    setUp();
-    httpCall('https://hooks.slack.com/services/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S');
-    const span = tracing.span('GET');
+    const span = httpSpan('https://hooks.slack.com/services/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S');
     expect(span.attributes['url.full']).to.equal(
       'https://hooks.slack.com/services/REDACTED/REDACTED/REDACTED',
     );

@@ -8,15 +8,10 @@
  * spans, so the exporter is wrapped in ToolErrorEnrichingExporter. `unfiltered` turns the filter off.
  */
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor } from '../../src';
 import { captureDiagnostics, reportAndExit } from './child-process-spans';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
+import { modelCallingEach } from './scripted-agent';
 
 async function main(): Promise<void> {
   const filtered = process.argv[2] === 'filtered';
@@ -35,31 +30,7 @@ async function main(): Promise<void> {
     voltOpsSync: { sampling: { strategy: 'never' } },
   });
 
-  let step = 0;
-  const model = new MockLanguageModelV3({
-    doGenerate: async () => {
-      step++;
-      if (step === 1) {
-        return {
-          content: ['lookup', 'mcp', 'clock'].map((toolName, i) => ({
-            type: 'tool-call' as const,
-            toolCallId: `call-${i}`,
-            toolName,
-            input: '{}',
-          })),
-          finishReason: { unified: 'tool-calls' as const, raw: undefined },
-          usage,
-          warnings: [],
-        };
-      }
-      return {
-        content: [{ type: 'text' as const, text: 'done' }],
-        finishReason: { unified: 'stop' as const, raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
+  const model = modelCallingEach({ lookup: {}, mcp: {}, clock: {} });
   const empty = z.object({});
   const tools = [
     createTool({

@@ -2,9 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
-import { buildRegisterBundles, type RegisterBundles } from '../helpers/register-bundles';
+import { useRegisterBed } from '../helpers/register-bed';
 import { runNode, type NodeRun } from '../helpers/run-node';
 
 /**
@@ -34,37 +32,22 @@ function readmeRecipe(): string {
 
 describe('ESM set-ups', function () {
   this.timeout(120_000);
-  let bundles: RegisterBundles;
-  let flaky: FlakyServer;
-  let receiver: OtlpJsonReceiver;
+  const bed = useRegisterBed({ receiverPerTest: true });
   let plain: NodeRun;
 
   before(async () => {
-    bundles = await buildRegisterBundles();
-    flaky = await startFlakyServer();
-    plain = await runNode([], APP, { FLAKY_URL: flaky.url });
+    plain = await runNode([], APP, { FLAKY_URL: bed.flaky.url });
     expect(plain.code).to.equal(0);
     expect(plain.stderr).to.equal('');
   });
 
-  after(async () => {
-    await flaky?.close();
-    bundles?.dispose();
-  });
-
-  beforeEach(async () => {
-    receiver = await startOtlpJsonReceiver();
-  });
-
-  afterEach(() => receiver.close());
-
   /** The recipe as a file next to the bundles, importing the package's ESM build. */
   function writeRecipe(name: string, code: string): string {
-    const file = join(bundles.esm, '..', name);
+    const file = join(bed.bundles.esm, '..', name);
     writeFileSync(
       file,
       code
-        .replace("from 'otel-tool-errors'", `from '${pathToFileURL(bundles.libraryEsm).href}'`)
+        .replace("from 'otel-tool-errors'", `from '${pathToFileURL(bed.bundles.libraryEsm).href}'`)
         // The receiver reads OTLP/JSON, which the -http exporter sends.
         .replace('@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/exporter-trace-otlp-http'),
     );
@@ -72,14 +55,14 @@ describe('ESM set-ups', function () {
   }
 
   const env = () => ({
-    FLAKY_URL: flaky.url,
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    FLAKY_URL: bed.flaky.url,
+    OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_METRICS_EXPORTER: 'none',
   });
 
   const toolSpans = () =>
-    receiver.spans().filter((span) => span.attributes['gen_ai.tool.name'] !== undefined);
+    bed.receiver.spans().filter((span) => span.attributes['gen_ai.tool.name'] !== undefined);
 
   it("the README's recipe: tool spans with the HTTP evidence, the app's output unchanged, no warning", async () => {
     const result = await runNode(['--import', writeRecipe('otel.mjs', readmeRecipe())], APP, env());
@@ -102,13 +85,13 @@ describe('ESM set-ups', function () {
     expect(result.stderr).to.include("register('@opentelemetry/instrumentation/hook.mjs', import.meta.url)");
     expect(toolSpans()).to.deep.equal([]);
     // The SDK runs: the HTTP calls are traced.
-    expect(receiver.spans().some((span) => span.attributes['http.response.status_code'] === 500)).to.equal(
-      true,
-    );
+    expect(
+      bed.receiver.spans().some((span) => span.attributes['http.response.status_code'] === 500),
+    ).to.equal(true);
   });
 
   it('node --require otel-tool-errors/register on an ESM entry: one warning naming --import', async () => {
-    const result = await runNode(['--require', bundles.cjs], APP, env());
+    const result = await runNode(['--require', bed.bundles.cjs], APP, env());
     expect(result.code).to.equal(0);
     expect(result.stdout).to.equal(plain.stdout);
     expect(result.stderr.match(WARNING), result.stderr).to.have.length(1);
@@ -118,12 +101,12 @@ describe('ESM set-ups', function () {
   });
 
   it('OTEL_LOG_LEVEL=none silences it', async () => {
-    const result = await runNode(['--require', bundles.cjs], APP, { ...env(), OTEL_LOG_LEVEL: 'none' });
+    const result = await runNode(['--require', bed.bundles.cjs], APP, { ...env(), OTEL_LOG_LEVEL: 'none' });
     expect(result).to.deep.equal(plain);
   });
 
   it('node --import otel-tool-errors/register: no warning', async () => {
-    const result = await runNode(['--import', bundles.esm], APP, env());
+    const result = await runNode(['--import', bed.bundles.esm], APP, env());
     expect(result).to.deep.equal(plain);
     expect(toolSpans().map((span) => span.attributes['gen_ai.tool.name'])).to.have.members([
       'weather',

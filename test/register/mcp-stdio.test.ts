@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import {
-  startOtlpJsonReceiver,
-  type OtlpJsonReceiver,
-  type ReceivedSpan,
-} from '../helpers/otlp-json-receiver';
-import { buildRegisterBundles, type RegisterBundles } from '../helpers/register-bundles';
-import { runNode } from '../helpers/run-node';
+import type { ReceivedSpan } from '../helpers/otlp-json-receiver';
+import { describeRegisteredTwins } from '../helpers/registered-twins';
 
 /**
  * A real MCP client and server (@modelcontextprotocol/sdk, StdioClientTransport starting the
@@ -22,50 +16,21 @@ const SPAN_KIND_CLIENT = 3;
 
 describe('the register: an MCP client and server over stdio, one trace', function () {
   this.timeout(120_000);
-  let bundles: RegisterBundles;
-  let flaky: FlakyServer;
-
-  before(async () => {
-    bundles = await buildRegisterBundles();
-    flaky = await startFlakyServer();
-  });
-  after(async () => {
-    await flaky?.close();
-    bundles?.dispose();
-  });
-
-  const cases = [
-    { flag: '--require', script: 'mcp-client.cjs', bundle: () => bundles.cjs },
-    { flag: '--import', script: 'mcp-client.mjs', bundle: () => bundles.esm },
-  ];
-
-  for (const { flag, script, bundle } of cases) {
-    describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
-      let receiver: OtlpJsonReceiver;
-      let spans: ReceivedSpan[];
-
-      before(async () => {
-        receiver = await startOtlpJsonReceiver();
-        const env = { FLAKY_URL: flaky.url };
-        const plain = await runNode([], join(FIXTURES, script), env);
-        const registered = await runNode([flag, bundle()], join(FIXTURES, script), {
-          ...env,
-          OTEL_SERVICE_NAME: 'mcp-stdio-test',
-          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          OTEL_METRICS_EXPORTER: 'none',
-          OTEL_BSP_SCHEDULE_DELAY: '50',
-          SERVER_EXPORT_WAIT_MS: '1500',
-        });
-        expect(plain).to.deep.equal({ code: 0, stdout: EXPECTED_OUTPUT, stderr: '' });
-        // The app's own output is the same with and without the register.
-        expect(registered).to.deep.equal(plain);
-        spans = receiver.spans();
-      });
-      after(() => receiver?.close());
-
+  describeRegisteredTwins(
+    {
+      fixtures: FIXTURES,
+      fixture: 'mcp-client',
+      stdout: EXPECTED_OUTPUT,
+      otelEnv: {
+        OTEL_SERVICE_NAME: 'mcp-stdio-test',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        SERVER_EXPORT_WAIT_MS: '1500',
+      },
+    },
+    (exported) => {
       /** The client and the server span of one tool, the server's the client's child in one trace. */
       function pair(tool: string): { client: ReceivedSpan; server: ReceivedSpan } {
+        const spans = exported();
         const named = spans.filter((span) => span.name === `tools/call ${tool}`);
         const client = named.filter((span) => span.kind === SPAN_KIND_CLIENT);
         const server = named.filter((span) => span.kind === SPAN_KIND_SERVER);
@@ -111,9 +76,9 @@ describe('the register: an MCP client and server over stdio, one trace', functio
           'tool.error_kind': 'transient',
           'tool.error_retryable': true,
         });
-        const fetchSpan = spans.find((span) => span.parentSpanId === server.spanId);
+        const fetchSpan = exported().find((span) => span.parentSpanId === server.spanId);
         expect(fetchSpan?.attributes['http.response.status_code']).to.equal(503);
       });
-    });
-  }
+    },
+  );
 });

@@ -1,21 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { build } from 'tsup';
-import { ESM_REQUIRE } from '../../tsup.config';
-import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import {
-  startOtlpJsonReceiver,
-  type OtlpJsonReceiver,
-  type ReceivedSpan,
-} from '../helpers/otlp-json-receiver';
+import { refusedPort } from '../helpers/flaky-server';
+import { useRegisterBed } from '../helpers/register-bed';
+import type { ReceivedSpan } from '../helpers/otlp-json-receiver';
 
 /**
- * The zero-code entry points, as users run them: the register modules are bundled by tsup (the
- * same entries as the package build, into a scratch folder inside the repo so that their
- * dependencies resolve from node_modules), then real child processes start with `--require` or
+ * The zero-code entry points, as users run them: the register modules are bundled as the package
+ * build makes them (`buildRegisterBundles`), then real child processes start with `--require` or
  * `--import` and export OTLP/HTTP JSON to a receiver on 127.0.0.1.
  */
 
@@ -70,46 +63,10 @@ function toolSpan(spans: ReceivedSpan[], toolName: string): ReceivedSpan {
 
 describe('otel-tool-errors/register (zero-code entry points)', function () {
   this.timeout(60_000);
-  let outDir: string;
+  const bed = useRegisterBed({ receiverPerTest: true });
   let registerCjs: string;
   let registerEsm: string;
-  let flaky: FlakyServer;
-  let receiver: OtlpJsonReceiver;
-
-  before(async () => {
-    mkdirSync(join(ROOT, '.cache'), { recursive: true });
-    outDir = mkdtempSync(join(ROOT, '.cache', 'register-test-'));
-    const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
-    await build({
-      ...shared,
-      entry: { register: join(ROOT, 'src/register.ts') },
-      format: ['cjs'],
-      outExtension: () => ({ js: '.cjs' }),
-    });
-    await build({
-      ...shared,
-      entry: { 'register-esm': join(ROOT, 'src/register-esm.ts') },
-      format: ['esm'],
-      banner: { js: ESM_REQUIRE },
-      outExtension: () => ({ js: '.mjs' }),
-    });
-    registerCjs = join(outDir, 'register.cjs');
-    registerEsm = join(outDir, 'register-esm.mjs');
-    flaky = await startFlakyServer();
-  });
-
-  after(async () => {
-    await flaky?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
-  });
-
-  beforeEach(async () => {
-    receiver = await startOtlpJsonReceiver();
-  });
-
-  afterEach(async () => {
-    await receiver.close();
-  });
+  before(() => ({ cjs: registerCjs, esm: registerEsm } = bed.bundles));
 
   const signalEndpoints = (url: string) => ({
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url,
@@ -118,9 +75,9 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
 
   const exportingEnv = () => ({
     OTEL_SERVICE_NAME: 'register-test',
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    FLAKY_URL: flaky.url,
+    FLAKY_URL: bed.flaky.url,
   });
 
   function expectAgentTelemetry(result: RunResult) {
@@ -128,7 +85,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.code).to.equal(0);
     expect(result.stdout).to.include('weather.error=true');
     expect(result.stdout).to.include('tracer-provider-registered=true');
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     expect(spans.every((span) => span.serviceName === 'register-test')).to.equal(true);
 
     // ToolInstrumentation's span for the AI SDK tool, classified from the real thrown error.
@@ -155,7 +112,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(legacy.attributes).to.include({ 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' });
 
     // Tool metrics, exported through the MeterProvider NodeSDK built from OTEL_METRICS_EXPORTER.
-    const points = receiver.dataPoints();
+    const points = bed.receiver.dataPoints();
     const duration = points.filter((p) => p.metric === 'gen_ai.execute_tool.duration');
     expect(duration.find((p) => p.attributes['gen_ai.tool.name'] === 'get_time')?.attributes).to.deep.equal({
       'gen_ai.tool.name': 'get_time',
@@ -200,7 +157,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: exportingEnv(),
     });
     expect(result.code).to.equal(0);
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
     // The SDK itself runs: the processor still marks the app's own tool span.
     toolSpan(spans, 'legacy_lookup');
@@ -224,7 +181,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGTERM') },
     });
     expect(result.signal).to.equal('SIGTERM');
-    const span = toolSpan(receiver.spans(), 'slow_report');
+    const span = toolSpan(bed.receiver.spans(), 'slow_report');
     expect(span.attributes).to.include({ 'error.type': 'timeout', 'tool.error_kind': 'timeout' });
   });
 
@@ -236,7 +193,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGINT') },
     });
     expect(result.signal).to.equal('SIGINT');
-    expect(toolSpan(receiver.spans(), 'slow_report').statusCode).to.equal(2);
+    expect(toolSpan(bed.receiver.spans(), 'slow_report').statusCode).to.equal(2);
   });
 
   it('SIGTERM with the app listening too: flushes, and leaves the exit to the app', async () => {
@@ -248,7 +205,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
     expect(result.stdout).to.include('app-handler');
     expect([result.code, result.signal]).to.deep.equal([0, null]);
-    expect(toolSpan(receiver.spans(), 'slow_report').statusCode).to.equal(2);
+    expect(toolSpan(bed.receiver.spans(), 'slow_report').statusCode).to.equal(2);
   });
 
   // The exporters' own default would hold a finished script open for 10 s of retries; under the
@@ -258,9 +215,9 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       'down (connection refused)',
       async () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await refusedPort()}` }),
     ],
-    ['answering 429 with Retry-After', async () => signalEndpoints(`${flaky.url}/429?retryAfter=1`)],
-    ['answering 503', async () => signalEndpoints(`${flaky.url}/503`)],
-    ['accepting and never answering', async () => signalEndpoints(`${flaky.url}/hang`)],
+    ['answering 429 with Retry-After', async () => signalEndpoints(`${bed.flaky.url}/429?retryAfter=1`)],
+    ['answering 503', async () => signalEndpoints(`${bed.flaky.url}/503`)],
+    ['accepting and never answering', async () => signalEndpoints(`${bed.flaky.url}/hang`)],
   ];
   for (const [collector, endpoints] of unreachableCollectors) {
     it(`collector ${collector}: the app's output is unchanged, one stderr line says what was lost, no hang`, async () => {
@@ -301,8 +258,8 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
     expect(result.code).to.equal(0);
     expect(result.stdout).to.include('tracer-provider-registered=false');
-    expect(receiver.spans()).to.deep.equal([]);
-    expect(receiver.dataPoints()).to.deep.equal([]);
+    expect(bed.receiver.spans()).to.deep.equal([]);
+    expect(bed.receiver.dataPoints()).to.deep.equal([]);
   });
 
   it('an SDK already registered by the app: no second SDK, and a warning that says so', async () => {
@@ -314,7 +271,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.code).to.equal(0);
     expect(result.stderr).to.match(/otel-tool-errors\/register: an OpenTelemetry SDK is already registered/);
     expect(result.stdout).to.include('own-provider-active=true');
-    expect(receiver.spans()).to.deep.equal([]);
+    expect(bed.receiver.spans()).to.deep.equal([]);
   });
 
   it('loaded twice (--require and --import): one SDK, one warning, each span exported once', async () => {
@@ -327,8 +284,8 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(
       result.stderr.match(/otel-tool-errors\/register: already started in this process; loaded twice\?/g),
     ).to.have.length(1);
-    toolSpan(receiver.spans(), 'get_weather');
-    toolSpan(receiver.spans(), 'legacy_lookup');
+    toolSpan(bed.receiver.spans(), 'get_weather');
+    toolSpan(bed.receiver.spans(), 'legacy_lookup');
   });
 
   it('a setting that cannot be honoured: one stderr line each, the rest still runs', async () => {
@@ -343,7 +300,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       'otel-tool-errors/register: OTEL_METRICS_EXPORTER="prometheus" is not supported (use otlp, console or none); ignored',
     ]);
     // The supported exporter in the list still runs.
-    toolSpan(receiver.spans(), 'get_weather');
+    toolSpan(bed.receiver.spans(), 'get_weather');
   });
 
   it('OTEL_LOG_LEVEL=none silences those lines', async () => {
@@ -353,7 +310,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { ...exportingEnv(), OTEL_TRACES_EXPORTER: 'zipkin,otlp', OTEL_LOG_LEVEL: 'none' },
     });
     expect([result.code, result.stderr]).to.deep.equal([0, '']);
-    toolSpan(receiver.spans(), 'get_weather');
+    toolSpan(bed.receiver.spans(), 'get_weather');
   });
 
   it('OTEL_NODE_DISABLED_INSTRUMENTATIONS=undici: no fetch span; the tool span is still classified', async () => {
@@ -363,7 +320,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { ...exportingEnv(), OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' },
     });
     expect([result.code, result.stderr]).to.deep.equal([0, '']);
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     expect(spans.filter((span) => span.attributes['http.response.status_code'] === 500)).to.deep.equal([]);
     expect(toolSpan(spans, 'get_weather').attributes).to.include({ 'error.type': '500' });
   });
@@ -378,7 +335,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.stderr).to.match(
       /^otel-tool-errors\/register: OTEL_NODE_ENABLED_INSTRUMENTATIONS names express, which this register does not run; known: http, undici, mcp/,
     );
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     // No framework is enabled: the AI SDK tool gets no span of ours, the fetch still gets its span.
     expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
     expect(spans.filter((span) => span.attributes['http.response.status_code'] === 500)).to.have.length(1);
@@ -419,8 +376,8 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { ...exportingEnv(), OTEL_TRACES_EXPORTER: 'none' },
     });
     expect(result.code).to.equal(0);
-    expect(receiver.spans()).to.deep.equal([]);
-    expect(receiver.dataPoints().some((p) => p.metric === 'tool.errors')).to.equal(true);
+    expect(bed.receiver.spans()).to.deep.equal([]);
+    expect(bed.receiver.dataPoints().some((p) => p.metric === 'tool.errors')).to.equal(true);
   });
 
   it('OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS leaves those frameworks unpatched; the processor still works', async () => {
@@ -430,7 +387,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { ...exportingEnv(), OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: 'mcp, ai-sdk-v6' },
     });
     expect(result.code).to.equal(0);
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     expect(spans.filter((span) => span.attributes['gen_ai.tool.name'] === 'get_weather')).to.deep.equal([]);
     toolSpan(spans, 'legacy_lookup');
   });
@@ -443,7 +400,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
     expect(result.code).to.equal(0);
     expect(result.stderr).to.match(/unknown framework\(s\) "langchian", ignored; known: mcp, langchain/);
-    const spans = receiver.spans();
+    const spans = bed.receiver.spans();
     // The misspelled name disables nothing: the instrumented tool still gets its span.
     expect(toolSpan(spans, 'get_weather').attributes).to.include({ 'error.type': '500' });
     expect(toolSpan(spans, 'legacy_lookup').attributes).to.include({ 'error.type': 'ECONNREFUSED' });
@@ -460,14 +417,14 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       },
     });
     expect(result.code).to.equal(0);
-    const time = toolSpan(receiver.spans(), 'get_time');
+    const time = toolSpan(bed.receiver.spans(), 'get_time');
     expect(time.attributes).to.have.property('gen_ai.tool.call.arguments');
     expect(time.attributes).to.have.property('gen_ai.tool.call.result');
   });
 
   it('captures no arguments or results by default', async () => {
     await run({ nodeArgs: ['--require', registerCjs], script: 'agent.cjs', env: exportingEnv() });
-    for (const span of receiver.spans()) {
+    for (const span of bed.receiver.spans()) {
       expect(span.attributes).to.not.have.property('gen_ai.tool.call.arguments');
       expect(span.attributes).to.not.have.property('gen_ai.tool.call.result');
     }

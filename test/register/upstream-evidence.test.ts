@@ -2,14 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { RETRY_AFTER_HEADERS } from '../../src/semconv';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import {
-  startOtlpJsonReceiver,
-  type OtlpJsonReceiver,
-  type ReceivedSpan,
-} from '../helpers/otlp-json-receiver';
-import { buildRegisterBundles, type RegisterBundles } from '../helpers/register-bundles';
-import { runNode } from '../helpers/run-node';
+import { describeRegisteredTwins } from '../helpers/registered-twins';
 
 /**
  * The headline case under the register, as users run it: a LangChain tool calls `fetch`, gets a
@@ -31,55 +24,22 @@ const EXPECTED_OUTPUT = [
 
 describe('the register: a failed HTTP call under a tool that throws a bare Error', function () {
   this.timeout(120_000);
-  let bundles: RegisterBundles;
-  let flaky: FlakyServer;
-
-  before(async () => {
-    bundles = await buildRegisterBundles();
-    flaky = await startFlakyServer();
-  });
-
-  after(async () => {
-    await flaky?.close();
-    bundles?.dispose();
-  });
-
   it('the README shows programmatic users the headers the register records', () => {
     const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
     const listed = `responseHeaders: [${RETRY_AFTER_HEADERS.map((h) => `'${h}'`).join(', ')}]`;
     expect(readme.split(listed).length - 1, listed).to.equal(2);
   });
 
-  const cases = [
-    { flag: '--require', script: 'upstream-tools.cjs', bundle: () => bundles.cjs },
-    { flag: '--import', script: 'upstream-tools.mjs', bundle: () => bundles.esm },
-  ];
-
-  for (const { flag, script, bundle } of cases) {
-    describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
-      let receiver: OtlpJsonReceiver;
-      let spans: ReceivedSpan[];
-
-      before(async () => {
-        receiver = await startOtlpJsonReceiver();
-        const env = { FLAKY_URL: flaky.url };
-        const plain = await runNode([], join(FIXTURES, script), env);
-        const registered = await runNode([flag, bundle()], join(FIXTURES, script), {
-          ...env,
-          OTEL_SERVICE_NAME: 'upstream-test',
-          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          OTEL_METRICS_EXPORTER: 'none',
-        });
-        expect(plain).to.deep.equal({ code: 0, stdout: `${EXPECTED_OUTPUT}\n`, stderr: '' });
-        // The app's own output is the same with and without the register.
-        expect(registered).to.deep.equal(plain);
-        spans = receiver.spans();
-      });
-
-      after(() => receiver?.close());
-
+  describeRegisteredTwins(
+    {
+      fixtures: FIXTURES,
+      fixture: 'upstream-tools',
+      stdout: `${EXPECTED_OUTPUT}\n`,
+      otelEnv: { OTEL_SERVICE_NAME: 'upstream-test' },
+    },
+    (exported) => {
       function toolError(name: string) {
+        const spans = exported();
         const found = spans.filter((span) => span.attributes['gen_ai.tool.name'] === name);
         expect(found, `${name} in ${JSON.stringify(spans.map((s) => s.name))}`).to.have.length(1);
         const { attributes, statusCode } = found[0]!;
@@ -123,6 +83,6 @@ describe('the register: a failed HTTP call under a tool that throws a bare Error
           statusCode: 0,
         });
       });
-    });
-  }
+    },
+  );
 });

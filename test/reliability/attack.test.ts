@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { build } from 'tsup';
 import { KEYED_SECRETS, leaksIn, secretCorpus, type CorpusSecret } from '../helpers/secret-oracle';
-import { decodeJsonSpans, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
+import { decodeJsonSpans, startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 
 /**
  * The attack suite: the register, as users run it (`node --require`), in a child process that
@@ -55,7 +55,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
   let casesFile: string;
   let corpus: CorpusSecret[];
   let upstream: { url: string; close(): Promise<void> };
-  let receiver: OtlpReceiver;
+  let receiver: OtlpJsonReceiver;
   const counts: string[] = [];
 
   before(async () => {
@@ -81,7 +81,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
     upstream = await startUpstream();
   });
   beforeEach(async () => {
-    receiver = await startOtlpReceiver();
+    receiver = await startOtlpJsonReceiver();
   });
   afterEach(() => receiver.close());
   after(async () => {
@@ -96,7 +96,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
       env: {
         PATH: process.env.PATH ?? '',
         OTEL_SERVICE_NAME: 'attack',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesUrl,
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol,
         OTEL_METRICS_EXPORTER: 'none',
         OTEL_LOGS_EXPORTER: 'none',

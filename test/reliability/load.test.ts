@@ -20,7 +20,7 @@ import { ToolErrorSpanProcessor } from '../../src';
 import { refusedPort } from '../helpers/flaky-server';
 import { ensureContextManager } from '../helpers/tracing';
 import { heavy } from './heavy';
-import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
+import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 
 /**
  * Many concurrent tool calls through the real BatchSpanProcessor and the real OTLP/HTTP exporter
@@ -174,7 +174,7 @@ describe(`load: ${CALLS} concurrent tool calls through BatchSpanProcessor and OT
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
   const diagErrors: string[] = [];
   const diagWarnings: string[] = [];
-  let receiver: OtlpReceiver;
+  let receiver: OtlpJsonReceiver;
   let baseline: RunResult;
 
   before(async () => {
@@ -191,7 +191,7 @@ describe(`load: ${CALLS} concurrent tool calls through BatchSpanProcessor and OT
       },
       { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
     );
-    receiver = await startOtlpReceiver();
+    receiver = await startOtlpJsonReceiver();
     // The same calls with no exporter at all: the latency every other run is compared with. The
     // first run only warms the JIT up; the baseline is the faster of the next two.
     const provider = providerWith(undefined);
@@ -214,7 +214,7 @@ describe(`load: ${CALLS} concurrent tool calls through BatchSpanProcessor and OT
     receiver.reset();
     endedSpans = 0;
     const calls = workload(CALLS);
-    const provider = providerWith(new OTLPTraceExporter({ url: receiver.url, timeoutMillis: 10_000 }));
+    const provider = providerWith(new OTLPTraceExporter({ url: receiver.tracesUrl, timeoutMillis: 10_000 }));
     const run = await runCalls(provider, calls);
     await provider.forceFlush();
     await provider.shutdown();
@@ -268,7 +268,8 @@ describe(`load: ${CALLS} concurrent tool calls through BatchSpanProcessor and OT
     it(`with the receiver ${failure}: same results, latency within ${MAX_SLOWDOWN}x of no exporter, loss reported through diag`, async () => {
       receiver.reset();
       const requestsBefore = receiver.requestCount();
-      const url = failure === 'down' ? `http://127.0.0.1:${await refusedPort()}/v1/traces` : receiver.url;
+      const url =
+        failure === 'down' ? `http://127.0.0.1:${await refusedPort()}/v1/traces` : receiver.tracesUrl;
       // Slow: every answer comes after the exporter has given up waiting.
       if (failure === 'slow') receiver.setResponseDelay(3_000);
       const provider = providerWith(new OTLPTraceExporter({ url, timeoutMillis: 500 }));

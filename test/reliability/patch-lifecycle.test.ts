@@ -66,6 +66,15 @@ describe('patch lifecycle', function () {
     return [count(first), count(second)];
   }
 
+  /** Two enabled instances, one exporting to `first`, the other to `second`. */
+  function twoInstances(): [ToolInstrumentation, ToolInstrumentation] {
+    return [first, second].map((tracing) => {
+      const instrumentation = new ToolInstrumentation();
+      instrumentation.setTracerProvider(tracing.provider);
+      return instrumentation;
+    }) as [ToolInstrumentation, ToolInstrumentation];
+  }
+
   it('enable → disable → enable: one span per call, the original restored on each disable', async () => {
     const instrumentation = new ToolInstrumentation();
     instrumentation.setTracerProvider(first.provider);
@@ -95,10 +104,7 @@ describe('patch lifecycle', function () {
   });
 
   it('two instances: one span per call; disabling both restores the original', async () => {
-    const a = new ToolInstrumentation();
-    a.setTracerProvider(first.provider);
-    const b = new ToolInstrumentation();
-    b.setTracerProvider(second.provider);
+    const [a, b] = twoInstances();
     try {
       const { proto, flaky } = langchain();
       const [inFirst, inSecond] = await spansOf(flaky, 4);
@@ -117,10 +123,7 @@ describe('patch lifecycle', function () {
   // must not turn the other off. shimmer's unwrap restores whatever is under the top wrapper, so
   // the first disable() removes the other instance's wrapper.
   it('two instances: disabling one leaves the other tracing every call', async () => {
-    const a = new ToolInstrumentation();
-    a.setTracerProvider(first.provider);
-    const b = new ToolInstrumentation();
-    b.setTracerProvider(second.provider);
+    const [a, b] = twoInstances();
     try {
       const { flaky } = langchain();
       a.disable();

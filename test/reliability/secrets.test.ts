@@ -12,7 +12,7 @@ import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-ca
 import { ToolErrorSpanProcessor } from '../../src';
 import { ensureContextManager } from '../helpers/tracing';
 import { heavy } from './heavy';
-import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
+import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 import { SECRET_KEYS, SECRET_SAMPLES } from './secrets-corpus';
 
 /** Where a secret can sit before it reaches `redactForCapture` or `scrubMessage`. */
@@ -114,7 +114,7 @@ function canary(kind: string): string {
 type Protocol = 'http/json' | 'http/protobuf';
 
 /** Where a string sits in the decoded spans, for the failure message (JSON bodies only). */
-function whereIs(receiver: OtlpReceiver, needle: string): string[] {
+function whereIs(receiver: OtlpJsonReceiver, needle: string): string[] {
   const places: string[] = [];
   for (const span of receiver.spans()) {
     for (const [key, value] of Object.entries(span.attributes)) {
@@ -132,16 +132,16 @@ function whereIs(receiver: OtlpReceiver, needle: string): string[] {
 
 for (const protocol of ['http/json', 'http/protobuf'] as Protocol[]) {
   describe(`secrets: every byte a real OTLP exporter sends (${protocol}) to 127.0.0.1`, () => {
-    let receiver: OtlpReceiver;
+    let receiver: OtlpJsonReceiver;
     let provider: BasicTracerProvider;
 
     before(async () => {
       ensureContextManager();
-      receiver = await startOtlpReceiver();
+      receiver = await startOtlpJsonReceiver();
       const exporter =
         protocol === 'http/json'
-          ? new OTLPTraceExporterJson({ url: receiver.url })
-          : new OTLPTraceExporterProto({ url: receiver.url });
+          ? new OTLPTraceExporterJson({ url: receiver.tracesUrl })
+          : new OTLPTraceExporterProto({ url: receiver.tracesUrl });
       provider = new BasicTracerProvider({
         resource: resourceFromAttributes({ 'service.name': 'secrets-suite' }),
         spanProcessors: [new ToolErrorSpanProcessor(), new BatchSpanProcessor(exporter)],

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { ReceivedSpan } from './otlp-json-receiver';
+import { useRegisterBed } from './register-bed';
+import { runPlainAndRegistered } from './run-node';
+
+export interface RegisteredTwinsOptions {
+  /** The folder of the fixtures. */
+  fixtures: string;
+  /** `<fixture>.cjs` runs under `--require`, its ESM twin `<fixture>.mjs` under `--import`. */
+  fixture: string;
+  /** The app's whole stdout, the same plain and under the register. */
+  stdout: string;
+  /** The registered run's OTEL_* (the receiver's endpoint and http/json are set). */
+  otelEnv: Record<string, string>;
+}
+
+/**
+ * For a fixture and its ESM twin, as users run them: a `describe` each, whose `before` runs the
+ * fixture plain and under the register (bundled as the package build makes it), with FLAKY_URL
+ * pointing at a failing API on 127.0.0.1, and checks that the app's own output is unchanged. `tests`
+ * registers the spec's tests on the spans the registered run exported.
+ */
+export function describeRegisteredTwins(
+  options: RegisteredTwinsOptions,
+  tests: (spans: () => ReceivedSpan[]) => void,
+): void {
+  const bed = useRegisterBed();
+
+  const twins = [
+    { flag: '--require', script: `${options.fixture}.cjs`, bundle: () => bed.bundles.cjs },
+    { flag: '--import', script: `${options.fixture}.mjs`, bundle: () => bed.bundles.esm },
+  ];
+  for (const { flag, script, bundle } of twins) {
+    describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
+      let spans: ReceivedSpan[] = [];
+      before(async () => {
+        const env = { FLAKY_URL: bed.flaky.url };
+        const runs = await runPlainAndRegistered(
+          [flag, bundle()],
+          join(options.fixtures, script),
+          env,
+          options.otelEnv,
+        );
+        expect(runs.plain).to.deep.equal({ code: 0, stdout: options.stdout, stderr: '' });
+        // The app's own output is the same with and without the register.
+        expect(runs.registered).to.deep.equal(runs.plain);
+        spans = runs.spans;
+      });
+      tests(() => spans);
+    });
+  }
+}
