@@ -23,7 +23,9 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
   let ToolNode: new (tools: LcTool[]) => { invoke(state: unknown): Promise<{ messages: unknown[] }> };
   let AIMessage: new (fields: unknown) => unknown;
 
-  before(async () => {
+  before(async function () {
+    // Loading the framework takes seconds, more on a loaded machine.
+    this.timeout(180_000);
     tools = load('@langchain/core/tools');
     ({ StructuredTool } = tools);
     ({ ToolNode } = load('@langchain/langgraph/prebuilt'));

@@ -28,7 +28,9 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   let tools: BaseToolWithCall[];
   let tool: typeof Tools.tool;
 
-  before(async () => {
+  before(async function () {
+    // Loading the framework takes seconds, more on a loaded machine.
+    this.timeout(180_000);
     workflow = load('@llamaindex/workflow');
     ({ MockLLM } = load('@llamaindex/core/llms/mock'));
     ({ tool } = load('@llamaindex/core/tools') as typeof Tools);

@@ -32,7 +32,9 @@ describe('Mastra adapter (@mastra/core Agent + MastraLanguageModelV2Mock)', () =
   let MockModel: typeof LlmMock.MastraLanguageModelV2Mock;
   let fetchPath: MastraTools.Tool;
 
-  before(async () => {
+  before(async function () {
+    // Loading the framework takes seconds, more on a loaded machine.
+    this.timeout(180_000);
     tools = load('@mastra/core/tools');
     ({ Agent } = load('@mastra/core/agent'));
     workflows = load('@mastra/core/workflows');

@@ -34,7 +34,9 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   let slowFetch: FunctionTool;
   let strictFetch: FunctionTool;
 
-  before(async () => {
+  before(async function () {
+    // Loading the framework takes seconds, more on a loaded machine.
+    this.timeout(180_000);
     agents = loadFresh('@openai/agents-core');
     testing = load('@openai/agents-core/testing');
     agents.setTracingDisabled(true);
