@@ -63,6 +63,13 @@ function script(cwd: string): ScriptedBlock[] {
   ];
 }
 
+const SLEEP: ScriptedBlock = {
+  type: 'tool_use',
+  id: 'toolu_sleep',
+  name: 'Bash',
+  input: { command: 'node -e "setTimeout(() => {}, 30000)"', description: 'wait' },
+};
+
 const EXPECTED_OUTPUT = [
   'iterator: [object AsyncGenerator], the same each time: true',
   'system init',
@@ -81,6 +88,13 @@ const EXPECTED_OUTPUT = [
   'tool_result toolu_bash_ok is_error=false fine',
   'assistant text',
   'result success',
+  'system init',
+  'tool_use toolu_sleep Bash',
+  "tool_result toolu_sleep is_error=true The user doesn't want ",
+  'user text',
+  'result error_during_execution',
+  'query failed: Claude Code returned an error result',
+  'interrupt: done',
 ];
 
 describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the register)', function () {
@@ -105,6 +119,9 @@ describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the reg
       (request) => request.tools?.some((tool) => tool.name === 'Bash') ?? false,
       (request: MessagesRequest) => {
         const step = request.messages.filter((message) => message.role === 'assistant').length;
+        if (JSON.stringify(request.messages[0]).includes('wait for it')) {
+          return [step === 0 ? SLEEP : { type: 'text', text: 'stopped' }];
+        }
         return [calls[step] ?? { type: 'text', text: 'all checked' }];
       },
     );
@@ -163,7 +180,11 @@ describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the reg
   it('one execute_tool span per call, a child of the span active around query()', () => {
     const run = spans.filter((span) => span.name === 'agent run');
     expect(run).to.have.length(1);
-    const tools = spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool');
+    const tools = spans.filter(
+      (span) =>
+        span.attributes['gen_ai.operation.name'] === 'execute_tool' &&
+        span.attributes['gen_ai.tool.call.id'] !== 'toolu_sleep',
+    );
     expect(tools.map((span) => span.name)).to.have.members([
       'execute_tool Bash',
       'execute_tool Read',
@@ -221,6 +242,20 @@ describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the reg
       type: 'tool_error',
       status: SPAN_STATUS_ERROR,
     });
+  });
+
+  it('a call the app interrupted while it ran: canceled, not executed; interrupt() still works', () => {
+    const span = toolSpan('toolu_sleep');
+    expect(errorOf(span)).to.deep.equal({
+      name: 'execute_tool Bash',
+      type: 'canceled',
+      kind: 'canceled',
+      executed: false,
+      status: SPAN_STATUS_ERROR,
+    });
+    const run = spans.filter((candidate) => candidate.name === 'agent interrupted');
+    expect(run).to.have.length(1);
+    expect(span.parentSpanId).to.equal(run[0]!.spanId);
   });
 
   it('a call that succeeded stays OK, with no error attributes', () => {

@@ -14,9 +14,10 @@ import type { AdapterContext } from './adapter';
  * and, through the SDK, in-process ones); the stream is all the app's process sees of them.
  */
 
-// `tool_result_meta[].non_execution_kind`: why an `is_error` result carries no output of the tool
-// (the CLI's own values, 0.3.x): a permission refused it, or it was interrupted or cancelled.
-const CANCELED_KINDS = new Set(['interrupted', 'cancelled']);
+// `tool_result_meta[]`: a `permission_decision` of `reject` refused the call; a `non_execution_kind`
+// without it (the CLI's values, 0.3.x) says it was stopped: `interrupted`, `cancelled`, and
+// `user-rejected` for an `interrupt()` while it ran; the other kinds are permission refusals.
+const STOPPED_KINDS = new Set(['interrupted', 'cancelled', 'user-rejected']);
 const DENIED = classifyToolError(new ToolExecutionError('permission denied', { kind: 'not_permitted' }));
 const CANCELED = classifyToolError(new ToolExecutionError('tool call canceled', { kind: 'canceled' }));
 // The CLI's text for arguments its schema refused, before the tool ran.
@@ -118,9 +119,9 @@ function metaOf(message: object, id: string): object | undefined {
 
 /** A failed result: refused, cut short, bad arguments, or what its text says. */
 function verdictOf(block: object, meta: object | undefined): ToolErrorClassification | undefined {
-  const notRun = readOwnString(meta, 'non_execution_kind');
-  if (notRun !== undefined) return CANCELED_KINDS.has(notRun) ? CANCELED : DENIED;
   if (readOwnData(readOwnData(meta, 'permission_decision'), 'decision') === 'reject') return DENIED;
+  const notRun = readOwnString(meta, 'non_execution_kind');
+  if (notRun !== undefined) return STOPPED_KINDS.has(notRun) ? CANCELED : DENIED;
   const content = readOwnData(block, 'content');
   if (typeof content === 'string' && INVALID_INPUT_TEXT.test(content)) return INVALID_INPUT;
   return undefined;

@@ -40,9 +40,9 @@ export const claudeAgentSdkAdapter: FrameworkAdapter = {
   },
 };
 
-/** The tool calls of each query, by query object and by the query's message queue. */
+/** The tool calls of each query, by the query's message queue. */
 const queries = new WeakMap<object, ToolUseSpans>();
-/** Classes whose methods are patched: the query's and its message queue's. */
+/** Message queue classes whose `next` and `return` are patched. */
 const patchedClasses = new WeakSet<object>();
 
 function wrapQuery(ctx: AdapterContext, original: AnyFunction, thrown: ThrownErrors): AnyFunction {
@@ -58,29 +58,24 @@ function wrapQuery(ctx: AdapterContext, original: AnyFunction, thrown: ThrownErr
 }
 
 /**
- * The query's messages come from its `inputStream`, a queue the SDK fills from the CLI and reads
- * with `next` in the generator the app iterates; reading there leaves everything the app holds
- * (query, iterator, messages) the SDK's own. Both classes are found on the first query: the
- * queue is read once the app starts iterating, and `cleanup` runs when the query ends, however
- * it ends (stream done, the app's `break` or `return()`, `close()`, an error).
+ * The query's messages come from its `inputStream`, a queue the SDK fills from the CLI and that
+ * the generator the app iterates reads with `next`; reading there leaves everything the app holds
+ * (query, iterator, messages) the SDK's own. The queue's class is patched on the first query (it
+ * is read only once the app iterates): `next` sees each message before the app does, and the end
+ * of the stream or its error; `return` that the app stopped reading (`break`, `return()`).
+ * Messages still queued when the CLI exits are read by the app, and their results counted, first.
  */
 function watchQuery(ctx: AdapterContext, query: unknown, thrown: ThrownErrors): void {
   const queue = readOwnData(query, 'inputStream');
-  if (!isObjectLike(query) || !isObjectLike(queue)) return;
-  const queueClass = Object.getPrototypeOf(queue) as { next?: unknown } | null;
-  const queryClass = Object.getPrototypeOf(query) as { cleanup?: unknown } | null;
-  if (typeof queueClass?.next !== 'function' || typeof queryClass?.cleanup !== 'function') return;
+  if (!isObjectLike(queue)) return;
+  const queueClass = Object.getPrototypeOf(queue) as { next?: unknown; return?: unknown } | null;
+  if (typeof queueClass?.next !== 'function' || typeof queueClass.return !== 'function') return;
   if (!patchedClasses.has(queueClass)) {
     patchedClasses.add(queueClass);
     ctx.wrap(queueClass as { next: AnyFunction }, 'next', watchNext);
+    ctx.wrap(queueClass as { return: AnyFunction }, 'return', watchReturn);
   }
-  if (!patchedClasses.has(queryClass)) {
-    patchedClasses.add(queryClass);
-    ctx.wrap(queryClass as { cleanup: AnyFunction }, 'cleanup', watchCleanup);
-  }
-  const calls = new ToolUseSpans(ctx, context.active(), (id) => thrown.take(id));
-  queries.set(query, calls);
-  queries.set(queue, calls);
+  queries.set(queue, new ToolUseSpans(ctx, context.active(), (id) => thrown.take(id)));
 }
 
 /** The queue's `next`: each message is read before the SDK's generator yields it to the app. */
@@ -104,9 +99,9 @@ function watchNext(original: AnyFunction): AnyFunction {
   };
 }
 
-/** The query's `cleanup`: calls still waiting for a result were cut short. */
-function watchCleanup(original: AnyFunction): AnyFunction {
-  return function cleanup(this: unknown, ...args: unknown[]) {
+/** The queue's `return`: the app stopped reading; calls still waiting for a result were cut short. */
+function watchReturn(original: AnyFunction): AnyFunction {
+  return function (this: unknown, ...args: unknown[]) {
     if (isObjectLike(this)) queries.get(this)?.end();
     return original.apply(this, args);
   };
