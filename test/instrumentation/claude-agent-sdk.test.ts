@@ -236,10 +236,12 @@ describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the reg
     });
   });
 
-  it('an in-process MCP tool that returned isError', () => {
-    expect(errorOf(toolSpan('toolu_lookup_503'))).to.deep.include({
+  it('an in-process MCP tool that returned isError: tool_error, executed', () => {
+    expect(errorOf(toolSpan('toolu_lookup_503'))).to.deep.equal({
       name: 'execute_tool mcp__local__lookup',
       type: 'tool_error',
+      kind: 'tool_error',
+      executed: true,
       status: SPAN_STATUS_ERROR,
     });
   });
