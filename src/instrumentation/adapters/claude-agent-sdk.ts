@@ -123,17 +123,18 @@ function wrapCreateSdkMcpServer(
     const tools = (options.tools as unknown[]).map((tool) => {
       const handler = (tool as ToolDefinitionLike | undefined)?.handler;
       if (typeof handler !== 'function') return tool;
-      return { ...(tool as object), handler: rememberFailures(handler as AnyFunction, thrown) };
+      return { ...(tool as object), handler: rememberFailures(ctx, handler as AnyFunction, thrown) };
     });
     return original.call(this, { ...options, tools }, ...args.slice(1));
   };
 }
 
 /** `handler(args, extra)`, remembering what it throws or rejects with under the call's `tool_use_id`. */
-function rememberFailures(handler: AnyFunction, thrown: ThrownErrors): AnyFunction {
+function rememberFailures(ctx: AdapterContext, handler: AnyFunction, thrown: ThrownErrors): AnyFunction {
   const remembering = function (this: unknown, ...args: unknown[]) {
     const id = readOwnData(readOwnData(args[1], '_meta'), TOOL_USE_ID_META);
-    if (typeof id !== 'string') return Reflect.apply(handler, this, args);
+    // A server made while tracing was on outlives a `disable()`: its handlers then only call through.
+    if (typeof id !== 'string' || !ctx.isEnabled()) return Reflect.apply(handler, this, args);
     try {
       const result = Reflect.apply(handler, this, args);
       // The SDK awaits the handler's promise: reacting to it too changes nothing.
