@@ -1,5 +1,6 @@
 import type { AdapterContext, FrameworkAdapter } from './adapter';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
+import { PendingOutcome } from './shared/pending-outcome';
 
 /**
  * Vercel AI SDK v7 (ESM-only). No patching: the adapter is a telemetry integration, the same kind
@@ -110,44 +111,4 @@ function settleLate(
 
 function keyOf(callId: unknown, toolCallId: unknown): string {
   return `${String(callId)}\u0000${String(toolCallId)}`;
-}
-
-/**
- * A thenable settled by hand, synchronously: the tool span must be marked inside the SDK's
- * `onToolExecutionEnd` round, before `@ai-sdk/otel` ends its span, not a microtask later.
- */
-class PendingOutcome implements PromiseLike<unknown> {
-  private onResolved?: (value: unknown) => unknown;
-  private onRejected?: (reason: unknown) => unknown;
-  private settled?: { failed: boolean; value: unknown };
-
-  then<A = unknown, B = never>(
-    onResolved?: ((value: unknown) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): PromiseLike<A | B> {
-    this.onResolved = onResolved ?? undefined;
-    this.onRejected = onRejected ?? undefined;
-    if (this.settled) this.deliver(this.settled);
-    return this as unknown as PromiseLike<A | B>;
-  }
-
-  resolve(value: unknown): void {
-    this.settle({ failed: false, value });
-  }
-
-  reject(reason: unknown): void {
-    this.settle({ failed: true, value: reason });
-  }
-
-  private settle(settled: { failed: boolean; value: unknown }): void {
-    if (this.settled) return;
-    this.settled = settled;
-    this.deliver(settled);
-  }
-
-  private deliver({ failed, value }: { failed: boolean; value: unknown }): void {
-    const handler = failed ? this.onRejected : this.onResolved;
-    this.onResolved = this.onRejected = undefined;
-    handler?.(value);
-  }
 }

@@ -2,6 +2,7 @@ import type { FrameworkAdapter } from './adapter';
 import { aiSdkMcpAdapter } from './ai-sdk-mcp';
 import { aiSdkV6Adapter } from './ai-sdk-v6';
 import { aiSdkV7Adapter } from './ai-sdk-v7';
+import { claudeAgentSdkAdapter } from './claude-agent-sdk';
 import { googleAdkAdapter } from './google-adk';
 import { langchainAdapter } from './langchain';
 import { llamaindexAdapter } from './llamaindex';
@@ -20,6 +21,7 @@ export const ADAPTERS: readonly FrameworkAdapter[] = [
   mastraAdapter,
   googleAdkAdapter,
   llamaindexAdapter,
+  claudeAgentSdkAdapter,
 ];
 
 /** The names `disabledFrameworks` accepts. */
