@@ -1,4 +1,10 @@
-import type { Context } from '@opentelemetry/api';
+import { metrics, type Context } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
   type ReadableSpan,
@@ -49,4 +55,25 @@ export const sink: { value: unknown; count: number } = { value: undefined, count
 export function consume(value: unknown): void {
   sink.value = value;
   sink.count++;
+}
+
+let meterProvider: MeterProvider | undefined;
+
+/**
+ * A global MeterProvider with a periodic reader, as the register sets one up (it exports OTLP; this
+ * one keeps the last collection in memory, and its interval is longer than any run, so no export
+ * lands inside a sample). `ToolMetricsSpanProcessor` records into it.
+ */
+export function registerMeterProvider(): MeterProvider {
+  if (meterProvider) return meterProvider;
+  meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+        exportIntervalMillis: 3_600_000,
+      }),
+    ],
+  });
+  metrics.setGlobalMeterProvider(meterProvider);
+  return meterProvider;
 }
