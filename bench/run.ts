@@ -14,6 +14,7 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   'processor-failed-tool': () => import('./processor-failed-tool'),
   wrapper: () => import('./wrapper'),
   peers: () => import('./peers'),
+  'ai-sdk-step': () => import('./ai-sdk-step'),
   classifier: () => import('./classifier'),
   redactor: () => import('./redactor'),
   scale: () => import('./scale'),

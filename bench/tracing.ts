@@ -7,7 +7,9 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   type ReadableSpan,
+  type SpanExporter,
   type Span,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -48,6 +50,33 @@ export function dropProvider(extra: SpanProcessor[] = []): {
   const dropped = new DropSpanProcessor();
   const provider = new BasicTracerProvider({ spanProcessors: [...extra, dropped] });
   return { provider, dropped };
+}
+
+/** Counts the spans of each batch and drops them: the exporter of an end-to-end case, without a network. */
+export class DropSpanExporter implements SpanExporter {
+  spans = 0;
+
+  export(spans: ReadableSpan[], resultCallback: (result: { code: number }) => void): void {
+    this.spans += spans.length;
+    resultCallback({ code: 0 }); // ExportResultCode.SUCCESS
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A provider whose chain is `extra…` then a BatchSpanProcessor (default settings) to a DropSpanExporter. */
+export function batchProvider(extra: SpanProcessor[] = []): {
+  provider: BasicTracerProvider;
+  exported: DropSpanExporter;
+} {
+  ensureContextManager();
+  const exported = new DropSpanExporter();
+  const provider = new BasicTracerProvider({
+    spanProcessors: [...extra, new BatchSpanProcessor(exported)],
+  });
+  return { provider, exported };
 }
 
 /** Keeps results alive so the optimiser cannot drop the work that produced them. */
