@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type * as Ai from 'ai';
 import type * as AiTest from 'ai/test';
 import { z } from 'zod';
-import { compare, type Row } from './harness';
+import { compare, settings, type Row } from './harness';
 import { loadPackage } from './subject';
 import { batchProvider, consume, registerMeterProvider } from './tracing';
 
@@ -114,12 +114,16 @@ export async function run(): Promise<Row[]> {
       await provider.forceFlush();
       spans.push(`${(exported.spans - before) / STEPS} spans/step`);
     }
-    const caseRows = await compare({
-      case: `8 AI SDK v6 step, 10 tool calls (2 failing), AI SDK telemetry ${telemetry ? 'on' : 'off'} (per tool call)`,
-      baseline: without,
-      opsPerCall: STEPS * TOOL_CALLS,
-      variants,
-    });
+    // A step takes milliseconds: longer rounds for enough samples per round.
+    const caseRows = await compare(
+      {
+        case: `8 AI SDK v6 step, 10 tool calls (2 failing), AI SDK telemetry ${telemetry ? 'on' : 'off'} (per tool call)`,
+        baseline: without,
+        opsPerCall: STEPS * TOOL_CALLS,
+        variants,
+      },
+      { timeMs: 2 * settings.timeMs },
+    );
     caseRows.forEach((row, i) => (row.spread += `; ${spans[i]}`));
     rows.push(...caseRows);
   }
