@@ -3,7 +3,7 @@ import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Client as ClientType } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { measureRound, type RoundSample, type Variant } from './harness';
+import { measureRound, settings, type RoundSample, type Variant } from './harness';
 import { PEER_LABELS, PEERS, type Framework } from './peers';
 import { loadPackage } from './subject';
 import { consume, dropProvider } from './tracing';
@@ -20,6 +20,11 @@ const { ToolErrorSpanProcessor, ToolInstrumentation } = loadPackage();
  */
 
 const OPS = 50;
+/**
+ * Shorter than the in-process cases' rounds: a child measures many rounds (bench/peers.ts), and
+ * more, shorter rounds interleaved with the other children resist drift better than fewer long ones.
+ */
+const ROUND_SETTINGS = { timeMs: settings.timeMs * (2 / 3), warmupMs: settings.warmupMs / 2 };
 const load = createRequire(__filename);
 
 /** A patched method and its original, to switch between them. */
@@ -290,6 +295,7 @@ async function main(): Promise<void> {
           variants(outcome),
           OPS,
           request.round,
+          ROUND_SETTINGS,
         );
         samples[outcome] = { bare: measured.get('bare')!, instrumented: measured.get('instrumented')! };
       }
