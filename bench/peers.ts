@@ -216,7 +216,7 @@ function rowsOf(framework: Framework, children: Map<string, Child>): Row[] {
         row.target = 'ahead of every peer (Mann-Whitney p < 0.01)';
         row.verdict = `${ahead ? 'met' : 'MISSED'}: ${verdictText(against)}`;
       } else if (isPeer(peer)) {
-        row.verdict = `vs ${verdictText(
+        row.verdict = `against this peer: ${verdictText(
           peers
             .filter(isOurs)
             .map((ours): [string, Verdict] => [ours, all.get(`${outcome} ${ours} ${peer}`)!]),
