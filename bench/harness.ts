@@ -13,6 +13,11 @@ export interface Variant {
   fn: () => unknown;
   /** Largest ratio against the baseline that meets the target, if the variant has one. */
   target?: number;
+  /**
+   * Switches the code under test to this variant (a patch on or off), before its warm-up and
+   * before its timed samples, outside the timing.
+   */
+  setUp?: () => void;
 }
 
 export interface Comparison {
@@ -36,7 +41,8 @@ export interface Row {
   /** Added time per operation over the baseline (median over rounds). */
   added: string;
   target: string;
-  verdict: '' | 'met' | 'MISSED';
+  /** `met` or `MISSED` against `target`, or the significance verdicts of a peer comparison. */
+  verdict: string;
   /** The median time per operation behind `value`, for callers that derive more from it. */
   nsPerOp?: number;
   /** The median ratio behind `ratio`. */
@@ -49,8 +55,9 @@ export interface BenchSettings {
   timeMs: number;
   warmupMs: number;
   /**
-   * `wall`: performance.now(). `cpu`: this process's CPU time (user + system, all its threads), so
-   * time spent descheduled while other processes run is not counted; for a loaded machine.
+   * `cpu` (default): this process's CPU time (user + system, all its threads), so time spent
+   * descheduled while other processes run is not counted. `wall`: performance.now(), for a quiet
+   * machine (`BENCH_CLOCK=wall`).
    */
   clock: 'wall' | 'cpu';
 }
@@ -60,7 +67,7 @@ export const settings: BenchSettings = {
   ...(process.env.BENCH_QUICK
     ? { rounds: 3, timeMs: 60, warmupMs: 30 }
     : { rounds: 7, timeMs: 150, warmupMs: 100 }),
-  clock: process.env.BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall',
+  clock: process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'cpu',
 };
 
 /** Milliseconds of CPU time used by this process (microsecond resolution, about 1 µs a call). */
@@ -85,35 +92,82 @@ export async function measure(
   opsPerCall: number,
   opts: Partial<BenchSettings> = {},
 ): Promise<Measurements> {
-  const { rounds, timeMs, warmupMs, clock } = { ...settings, ...opts };
+  const { rounds } = { ...settings, ...opts };
   const samples: Measurements = new Map(variants.map((v) => [v.name, []]));
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({
-      time: timeMs,
-      warmup: true,
-      warmupTime: round === 0 ? warmupMs * 3 : warmupMs,
-      throws: true,
-      iterations: 16,
-      ...(clock === 'cpu' ? { now: cpuNow } : {}),
-    });
-    // Rotate the order so no variant always runs first (cold) or last (after the others' garbage).
-    for (let i = 0; i < variants.length; i++) {
-      const variant = variants[(i + round) % variants.length]!;
-      bench.add(variant.name, variant.fn);
-    }
-    await bench.run();
-    for (const task of bench.tasks) {
-      const result = task.result;
-      if (result.state !== 'completed') throw new Error(`${name}/${task.name}: ${result.state}`);
-      const { latency } = result;
-      samples.get(task.name)!.push({
-        nsPerOp: (latency.mean * 1e6) / opsPerCall,
-        rme: latency.rme,
-        p99NsPerOp: (latency.p99 * 1e6) / opsPerCall,
-      });
-    }
+    const measured = await measureRound(name, variants, opsPerCall, round, opts);
+    for (const [variant, sample] of measured) samples.get(variant)!.push(sample);
   }
   return samples;
+}
+
+/**
+ * Round `round` of `measure`: every variant once, in an order rotated by `round`, with a longer
+ * warm-up in round 0. For callers that interleave rounds of several processes.
+ */
+export async function measureRound(
+  name: string,
+  variants: Variant[],
+  opsPerCall: number,
+  round: number,
+  opts: Partial<BenchSettings> = {},
+): Promise<Map<string, RoundSample>> {
+  const { timeMs, warmupMs, clock } = { ...settings, ...opts };
+  const bench = new Bench({
+    time: timeMs,
+    warmup: true,
+    warmupTime: round === 0 ? warmupMs * 3 : warmupMs,
+    throws: true,
+    iterations: 16,
+    ...(clock === 'cpu' ? { now: cpuNow } : {}),
+  });
+  // Rotate the order so no variant always runs first (cold) or last (after the others' garbage).
+  for (let i = 0; i < variants.length; i++) {
+    const variant = variants[(i + round) % variants.length]!;
+    // tinybench runs beforeAll before a task's warm-up and again before its samples.
+    bench.add(
+      variant.name,
+      endingOnTheEventLoop(variant.fn),
+      variant.setUp ? { beforeAll: variant.setUp } : {},
+    );
+  }
+  await bench.run();
+  const samples = new Map<string, RoundSample>();
+  for (const task of bench.tasks) {
+    const result = task.result;
+    if (result.state !== 'completed') throw new Error(`${name}/${task.name}: ${result.state}`);
+    const { latency } = result;
+    samples.set(task.name, {
+      nsPerOp: (latency.mean * 1e6) / opsPerCall,
+      rme: latency.rme,
+      p99NsPerOp: (latency.p99 * 1e6) / opsPerCall,
+    });
+  }
+  return samples;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * An async sample ends with a turn of the event loop, inside its timing. tinybench awaits samples
+ * back to back without leaving the microtask queue, and Node runs the async_hooks destroy
+ * callbacks of collected promises from the event loop: without the turn, what a variant's promises
+ * leave for later (with promise hooks on, about 1.8 KB a call) would pile up for the whole round,
+ * be paid by whichever sample follows, and a long loop ran out of memory. The turn costs every
+ * variant of a round the same few µs per sample. Sync samples are left sync.
+ */
+function endingOnTheEventLoop(fn: Variant['fn']): Variant['fn'] {
+  if (fn.constructor.name !== 'AsyncFunction') return fn;
+  return async () => {
+    await fn();
+    await nextTurn();
+  };
+}
+
+/** A variant's ratio to the baseline in each round, in round order. */
+export function roundRatios(samples: Measurements, baseline: string, variant: string): number[] {
+  const base = samples.get(baseline)!;
+  return samples.get(variant)!.map((s, i) => s.nsPerOp / base[i]!.nsPerOp);
 }
 
 /**

@@ -3,7 +3,7 @@ import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Client as ClientType } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { measure, rowsAgainst, type Row } from './harness';
+import { measureRound, settings, type RoundSample, type Variant } from './harness';
 import { PEER_LABELS, PEERS, type Framework } from './peers';
 import { loadPackage } from './subject';
 import { consume, dropProvider } from './tracing';
@@ -14,11 +14,17 @@ const { ToolErrorSpanProcessor, ToolInstrumentation } = loadPackage();
  * One peer in its own process (case 4): `node --import tsx bench/peers-child.ts <framework> <peer>`.
  * The peers patch the same LangChain callback manager, so each child loads one. Inside the child,
  * the bare and the instrumented calls still run interleaved: the patched method is swapped with the
- * original around each sample (`Toggle`), which is all that enable/disable would do.
- * Prints one line: `ROWS <json>`.
+ * original before each variant's samples (`Toggle`, outside the timing), which is all that
+ * enable/disable would do. It measures one round at a time when the parent (bench/peers.ts) asks
+ * over IPC, so the parent can interleave the rounds of all children.
  */
 
 const OPS = 50;
+/**
+ * Shorter than the in-process cases' rounds: a child measures many rounds (bench/peers.ts), and
+ * more, shorter rounds interleaved with the other children resist drift better than fewer long ones.
+ */
+const ROUND_SETTINGS = { timeMs: settings.timeMs * (2 / 3), warmupMs: settings.warmupMs / 2 };
 const load = createRequire(__filename);
 
 /** A patched method and its original, to switch between them. */
@@ -231,10 +237,23 @@ async function mcp(
   };
 }
 
+/** What the parent asks for: one more round, or the end. */
+export type ChildRequest = { round: number } | { exit: true };
+
+/** What the child answers: `ready` once set up, then one `round` per request. */
+export type ChildReply =
+  | { ready: true; label: string; spansPerCall: Record<Outcome, number> }
+  | { round: number; samples: Record<Outcome, { bare: RoundSample; instrumented: RoundSample }> };
+
+type Outcome = 'success' | 'failure';
+const OUTCOMES: readonly Outcome[] = ['success', 'failure'];
+
 async function main(): Promise<void> {
   const [framework, peer] = process.argv.slice(2) as [Framework, string];
   if (!PEERS[framework]?.includes(peer))
     throw new Error(`usage: peers-child.ts <langchain|mcp> <${Object.values(PEERS).flat().join('|')}>`);
+  if (!process.send) throw new Error('peers-child.ts runs under bench/peers.ts, which talks to it over IPC');
+  const send = (reply: ChildReply) => process.send!(reply);
   const extra = peer === 'ours+processor' ? [new ToolErrorSpanProcessor()] : [];
   const { provider, dropped } = dropProvider(extra);
   trace.setGlobalTracerProvider(provider);
@@ -246,37 +265,49 @@ async function main(): Promise<void> {
     calls = floor.calls;
     toggles = [floor.toggle];
   }
-  const switchTo = (on: boolean) => {
+  const switchTo = (on: boolean) => () => {
     for (const toggle of toggles) toggle.set(on);
   };
-  const sample = (on: boolean, call: () => Promise<unknown>) => async () => {
-    switchTo(on);
+  const sample = (call: () => Promise<unknown>) => async () => {
     for (let i = 0; i < OPS; i++) await settle(call);
   };
   const label = PEER_LABELS[peer]!;
-  const rows: Row[] = [];
-  for (const outcome of ['success', 'failure'] as const) {
-    const variants = [
-      { name: 'bare', fn: sample(false, calls[outcome]) },
-      { name: label, fn: sample(true, calls[outcome]) },
-    ];
-    const caseName = `4 peers, ${framework} ${outcome}`;
-    const samples = await measure(caseName, variants, OPS);
-    const [bare, instrumented] = rowsAgainst(caseName, samples, 'bare', variants);
-    // What the instrumented call exports, for the reader to compare like with like.
-    switchTo(true);
+  const variants = (outcome: Outcome): Variant[] => [
+    { name: 'bare', fn: sample(calls[outcome]), setUp: switchTo(false) },
+    { name: 'instrumented', fn: sample(calls[outcome]), setUp: switchTo(true) },
+  ];
+  // What the instrumented call exports, for the reader to compare like with like.
+  const spansPerCall = {} as Record<Outcome, number>;
+  switchTo(true)();
+  for (const outcome of OUTCOMES) {
     const before = dropped.ended;
     for (let i = 0; i < 10; i++) await settle(calls[outcome]);
-    instrumented!.spread += `; ${(dropped.ended - before) / 10} span(s)/call`;
-    rows.push(bare!, instrumented!);
+    spansPerCall[outcome] = (dropped.ended - before) / 10;
   }
-  console.log(`ROWS ${JSON.stringify(rows)}`);
+  send({ ready: true, label, spansPerCall });
+  process.on('message', (request: ChildRequest) => {
+    if ('exit' in request) process.exit(0);
+    void (async () => {
+      const samples = {} as Record<Outcome, { bare: RoundSample; instrumented: RoundSample }>;
+      for (const outcome of OUTCOMES) {
+        const measured = await measureRound(
+          `${framework} ${outcome} ${peer}`,
+          variants(outcome),
+          OPS,
+          request.round,
+          ROUND_SETTINGS,
+        );
+        samples[outcome] = { bare: measured.get('bare')!, instrumented: measured.get('instrumented')! };
+      }
+      send({ round: request.round, samples });
+    })().catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
+  });
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -5,14 +5,16 @@ import { buildBundle } from './subject';
 
 /**
  * `npm run bench [-- case…]`: runs every case (or those named) and prints one Markdown table.
- * Each case file exports `run(): Promise<Row[]>`.
+ * Each case file exports `run(only?): Promise<Row[]>`; `case:part` passes `part` as `only`
+ * (`peers:mcp`).
  */
 
-const CASES: Record<string, () => Promise<{ run(): Promise<Row[]> }>> = {
+const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }>> = {
   'processor-non-tool': () => import('./processor-non-tool'),
   'processor-failed-tool': () => import('./processor-failed-tool'),
   wrapper: () => import('./wrapper'),
   peers: () => import('./peers'),
+  'ai-sdk-step': () => import('./ai-sdk-step'),
   classifier: () => import('./classifier'),
   redactor: () => import('./redactor'),
   scale: () => import('./scale'),
@@ -51,12 +53,15 @@ function table(rows: Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((name) => !(name in CASES));
+  const wanted = process.argv.slice(2).map((arg) => {
+    const [name, only] = arg.split(':') as [string, string | undefined];
+    return { name, only };
+  });
+  const unknown = wanted.filter(({ name }) => !(name in CASES)).map(({ name }) => name);
   if (unknown.length > 0) {
     throw new Error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
   }
-  const names = wanted.length > 0 ? wanted : Object.keys(CASES);
+  const selected = wanted.length > 0 ? wanted : Object.keys(CASES).map((name) => ({ name, only: undefined }));
   const started = Date.now();
   console.log(`Before: ${machine()}`);
   console.log(
@@ -64,16 +69,16 @@ async function main(): Promise<void> {
   );
   await buildBundle();
   const rows: Row[] = [];
-  for (const name of names) {
+  for (const { name, only } of selected) {
     const caseStart = Date.now();
     const module = await CASES[name]!();
-    const caseRows = await module.run();
+    const caseRows = await module.run(only);
     rows.push(...caseRows);
-    console.error(`${name}: ${((Date.now() - caseStart) / 1000).toFixed(1)} s`);
+    console.error(`${name}${only ? `:${only}` : ''}: ${((Date.now() - caseStart) / 1000).toFixed(1)} s`);
   }
   console.log(table(rows));
   console.log(`\nAfter: ${machine()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  const missed = rows.filter((r) => r.verdict === 'MISSED');
+  const missed = rows.filter((r) => r.verdict.startsWith('MISSED'));
   if (missed.length > 0)
     console.log(`Missed targets: ${missed.map((r) => `${r.case} / ${r.variant}`).join('; ')}`);
 }
