@@ -23,7 +23,7 @@ import {
   RedactingSpanProcessor,
   ToolErrorEnrichingExporter,
   ToolErrorSpanProcessor,
-} from '../../../src/processor';
+} from '../../../src';
 
 /**
  * The processor on the OpenTelemetry JS 3.x line: `@opentelemetry/sdk-trace` 3.x with
