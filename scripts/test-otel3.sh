@@ -2,11 +2,11 @@
 # The OpenTelemetry JS 3.x line (@opentelemetry/sdk-trace 3, instrumentation 0.301, api 1.10),
 # from test-compat/otel3, which has its own node_modules because 3.x needs api 1.10, which the 2.x
 # packages of the main tree refuse. On Node 24 (3.x declares Node >= 22.15), from the node matrix:
-# - test-compat/otel3/test: the processor and the enriching exporter on 3.x providers;
+# - test-compat/otel3/test: the processor and the enriching exporter on 3.x providers, and the
+#   zero-code register as a 3.x app gets it (the packed tarball installed with npm beside
+#   @opentelemetry/sdk-node 0.301 and api 1.10; --require and --import child processes);
 # - .mocharc.whole-suite.json: the repository's processor, metrics, instrumentation and classifier
 #   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
-# The zero-code register is built on the 2.x SDK (sdk-trace-node) and is not run here; nor is
-# test/instrumentation/mcp.test.ts yet: on 3.x its trace-context cases find no server span (open).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NODE_BIN="$(bash "$ROOT/scripts/node-matrix.sh" --bin 24)"

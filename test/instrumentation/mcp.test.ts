@@ -20,6 +20,17 @@ import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
 
+/**
+ * Another test file may have loaded the 1.x SDK before this one enables the instrumentation.
+ * require-in-the-middle patches a cached module only when it is required again, and McpServer's
+ * `server/mcp.js`, once cached, never requires `server/index.js` (the SERVER span's
+ * `Server.setRequestHandler`) again: require each file the adapter patches, after enabling.
+ */
+function loadPatchedV1Files(): void {
+  for (const file of ['client/index.js', 'server/index.js', 'server/mcp.js'])
+    load(`@modelcontextprotocol/sdk/${file}`);
+}
+
 type Any = any;
 
 interface Sdk {
@@ -111,6 +122,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     );
     instrumentation = new ToolInstrumentation();
     instrumentation.setTracerProvider(tracing.provider);
+    loadPatchedV1Files();
     api = await startFlakyServer();
   });
   afterEach(() => tracing.reset());

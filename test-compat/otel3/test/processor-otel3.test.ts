@@ -19,11 +19,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { expect } from 'chai';
-import {
-  RedactingSpanProcessor,
-  ToolErrorEnrichingExporter,
-  ToolErrorSpanProcessor,
-} from '../../../src/processor';
+import { RedactingSpanProcessor, ToolErrorEnrichingExporter, ToolErrorSpanProcessor } from '../../../src';
 
 /**
  * The processor on the OpenTelemetry JS 3.x line: `@opentelemetry/sdk-trace` 3.x with

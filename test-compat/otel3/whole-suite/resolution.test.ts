@@ -1,7 +1,7 @@
 import { TracerProvider } from '@opentelemetry/sdk-trace';
 import { expect } from 'chai';
 import { createTestTracing } from '../../../test/helpers/tracing';
-import { ToolErrorSpanProcessor } from '../../../src/processor';
+import { ToolErrorSpanProcessor } from '../../../src';
 
 /**
  * The whole-suite run (.mocharc.whole-suite.json) is only a 3.x run if the repository's tests
