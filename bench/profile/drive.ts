@@ -8,12 +8,15 @@ import { consume, dropProvider } from '../tracing';
 
 /**
  * A driver to profile, not a benchmark: loops one path for a few seconds so that
- * `node --cpu-prof --import tsx bench/profile/drive.ts <path>` shows where its time goes
- * (summarise the profile with bench/profile/summary.ts). Paths: `mcp-success`, `mcp-failure`
+ * `node --cpu-prof -r tsx/cjs bench/profile/drive.ts <path>` shows where its time goes; summarise
+ * the profile with bench/profile/summary.ts. (`-r tsx/cjs`: under `--import tsx` the loader's
+ * thread writes its own profile over the main one.) Paths: `mcp-success`, `mcp-failure`
  * (MCP `callTool` over InMemoryTransport, client and server instrumented), `mcp-bare-success`,
  * `mcp-bare-failure` (no instrumentation), `tool-success`, `tool-failure` (`instrumentTool`),
  * `minimal-success`, `minimal-failure` (a hand-written span wrapper). Build the bundle first
- * (`npm run bench -- wrapper` does).
+ * (`npm run bench -- wrapper` does). `PROFILE_SECONDS` (default 5), `PROFILE_YIELD=1` lets the
+ * event loop turn every 200 calls as an app's I/O would, `PROFILE_TRACE=1` prints CPU per call and
+ * heap every 1,000 calls.
  */
 
 const { instrumentTool, ToolInstrumentation } = loadPackage();

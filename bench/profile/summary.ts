@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `node --import tsx bench/profile/summary.ts <file.cpuprofile> [top]`: self and total time by
+ * `node -r tsx/cjs bench/profile/summary.ts <file.cpuprofile> [top]`: self and total time by
  * function (name, file basename and line), the largest first, as shares of the profile.
  */
 
