@@ -132,10 +132,23 @@ export function replaceSecrets(text: string): string {
  * decoded), then decoded and scrubbed again.
  */
 export function scrub(text: string, hidden: readonly string[] = []): string {
+  if (hidden.length === 0 && text === lastText) return lastScrubbed;
   const once = replaceSecrets(hideValues(text, hidden));
-  if (!once.includes('%')) return once;
-  return replaceSecrets(hideValues(decodePercent(once), hidden));
+  const scrubbed = once.includes('%') ? replaceSecrets(hideValues(decodePercent(once), hidden)) : once;
+  if (hidden.length === 0) {
+    lastText = text;
+    lastScrubbed = scrubbed;
+  }
+  return scrubbed;
 }
+
+/**
+ * The last text scrubbed with nothing hidden. One failure's message is scrubbed several times
+ * (the exception event, the status of each span it marks: an MCP call's client and server spans,
+ * a thrown error then the error result it becomes), each time the same string.
+ */
+let lastText = '';
+let lastScrubbed = '';
 
 /**
  * `text` with its percent-escapes decoded (`tax%20fraud` -> `tax fraud`, `token%3Dabc` ->

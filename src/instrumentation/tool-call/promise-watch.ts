@@ -87,6 +87,9 @@ function onPromiseSettled(promise: Promise<unknown>): void {
 function stopWaiting(promise: Promise<unknown>): void {
   waiting.delete(promise);
   waitingCount--;
+  // Usually the caller reacts at once (`await tool()`), to the promise pushed last: without this,
+  // a loop of calls that never yields to the event loop kept every result alive until it did.
+  if (toSweep[toSweep.length - 1] === promise) toSweep.pop();
   // Off as soon as nothing waits: while they are on, every promise the app makes pays for them.
   if (waitingCount <= 0) stopAllHooks();
 }

@@ -30,6 +30,11 @@ export interface ToolCallOptions {
    * hand): watch it like a promise. Other thenables that are not native promises are left alone.
    */
   eagerThenable?: boolean;
+  /**
+   * `run` is called by the framework, which always reacts to the promise it returns: watch it at
+   * once. Promise hooks (see promise-watch.ts) are for promises the app may leave unhandled.
+   */
+  frameworkHandlesResult?: boolean;
   /** The operation that names a span when one is started (`{operation} {name}`, capped) and its kind; default `execute_tool`, INTERNAL. */
   spanOperation?: string;
   spanKind?: SpanKind;
@@ -102,7 +107,8 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   settle<T>(result: T): T {
     try {
       if (isPlainPromise(result)) {
-        observeWhenCallerDoes(result, this);
+        if (this.options.frameworkHandlesResult) observeNow(result, this);
+        else observeWhenCallerDoes(result, this);
         return result;
       }
       const thenable = this.options.eagerThenable && isThenable(result) ? result : eagerThenable(result);

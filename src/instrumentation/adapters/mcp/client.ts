@@ -7,7 +7,7 @@ import {
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../../../semconv';
 import type { AdapterContext, AnyFunction } from '../adapter';
-import { clientSessionAttributes, protocolAttributes, writeJsonRpcCode } from './attributes';
+import { addClientSessionId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
 /** The MCP client side: a CLIENT `tools/call {tool}` span per call, trace context sent in `_meta`. */
 
@@ -16,13 +16,10 @@ export function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFun
   return function callTool(this: unknown, ...args: unknown[]) {
     const name = readString(args[0], 'name');
     if (name === undefined) return original.apply(this, args);
+    const attributes = protocolAttributes(this);
+    addClientSessionId(attributes, this);
     return ctx.traceToolCall(
-      {
-        name,
-        type: 'extension',
-        args: read(args[0], 'arguments'),
-        attributes: { ...protocolAttributes(this), ...clientSessionAttributes(this) },
-      },
+      { name, type: 'extension', args: read(args[0], 'arguments'), attributes },
       () => original.apply(this, args),
       {
         spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,

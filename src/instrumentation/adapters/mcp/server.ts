@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { types } from 'node:util';
 import { isObjectLike, read, readString } from '../../../classify/safe';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../semconv';
 import { recordToolError } from '../../tool-call/trace-tool-call';
 import type { AdapterContext, AnyFunction } from '../adapter';
-import { idAttribute, protocolAttributes, writeJsonRpcCode } from './attributes';
+import { addRequestId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
 /** The MCP server side: a SERVER `tools/call {tool}` span per call, under the client's trace context. */
 
@@ -48,10 +48,8 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
       return handler.apply(this, args);
     const mcpRequest = read(extra, 'mcpReq');
     const meta = read(extra, '_meta') ?? read(mcpRequest, '_meta') ?? read(params, '_meta');
-    const attributes: Attributes = {
-      ...protocolAttributes(server),
-      ...idAttribute(read(extra, 'requestId') ?? read(mcpRequest, 'id')),
-    };
+    const attributes = protocolAttributes(server);
+    addRequestId(attributes, read(extra, 'requestId') ?? read(mcpRequest, 'id'));
     const sessionId = read(extra, 'sessionId');
     if (typeof sessionId === 'string') attributes[ATTR_MCP_SESSION_ID] = sessionId;
     return ctx.traceToolCall(
@@ -61,6 +59,8 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
         spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
         spanKind: SpanKind.SERVER,
         parent: isObjectLike(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT,
+        // The SDK calls the handler inside a `then` callback: the promise is always handled.
+        frameworkHandlesResult: true,
         errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
         onError: (span, err) => writeJsonRpcCode(span, err, false),
       },
