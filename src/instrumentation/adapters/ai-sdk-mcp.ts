@@ -1,14 +1,9 @@
-import { SpanKind } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { isObjectLike, read, readString } from '../../classify/safe';
-import {
-  ATTR_MCP_PROTOCOL_VERSION,
-  ERROR_TYPE_VALUE_TOOL_ERROR,
-  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-} from '../../semconv';
+import { ATTR_MCP_PROTOCOL_VERSION, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../semconv';
 import { observeWhenCallerDoes } from '../tool-call/promise-watch';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
-import { clientSessionAttributes, protocolAttributes, writeJsonRpcCode } from './mcp/attributes';
-import { injectTraceContext } from './mcp/client';
+import { injectTraceContext, traceClientToolCall } from './mcp/client';
 import { ConfigurableExports } from './shared/configurable-exports';
 
 /**
@@ -84,28 +79,15 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function callTool(this: unknown, ...args: unknown[]) {
     const name = readString(args[0], 'name');
     if (name === undefined) return original.apply(this, args);
-    return ctx.traceToolCall(
-      {
-        name,
-        type: 'extension',
-        args: read(args[0], 'arguments') ?? read(args[0], 'args'),
-        attributes: { ...protocolAttributes(this), ...clientSessionAttributes(this), ...versionOf(this) },
-      },
-      () => original.apply(this, args),
-      {
-        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-        spanKind: SpanKind.CLIENT,
-        errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
-        onError: (span, err) => writeJsonRpcCode(span, err, true),
-      },
-    );
+    const input = read(args[0], 'arguments') ?? read(args[0], 'args');
+    return traceClientToolCall(ctx, this, name, input, () => original.apply(this, args), versionOf(this));
   };
 }
 
 /** 2.x keeps the negotiated version on the client, 1.x on its HTTP transport (`protocolAttributes`). */
-function versionOf(client: unknown) {
+function versionOf(client: unknown): Attributes | undefined {
   const version = readString(client, 'protocolVersion');
-  return version === undefined ? {} : { [ATTR_MCP_PROTOCOL_VERSION]: version };
+  return version === undefined ? undefined : { [ATTR_MCP_PROTOCOL_VERSION]: version };
 }
 
 /** `request({ request: { method, params }, resultSchema, options })`: trace context for `tools/call`. */

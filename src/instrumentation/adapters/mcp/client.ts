@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace, type Attributes } from '@opentelemetry/api';
 import { isObjectLike, read, readString } from '../../../classify/safe';
 import {
   ATTR_JSONRPC_REQUEST_ID,
@@ -6,6 +6,7 @@ import {
   ERROR_TYPE_VALUE_TOOL_ERROR,
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../../../semconv';
+import type { ToolCallOptions } from '../../tool-call/tool-call';
 import type { AdapterContext, AnyFunction } from '../adapter';
 import { addClientSessionId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
@@ -16,19 +17,33 @@ export function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFun
   return function callTool(this: unknown, ...args: unknown[]) {
     const name = readString(args[0], 'name');
     if (name === undefined) return original.apply(this, args);
-    const attributes = protocolAttributes(this);
-    addClientSessionId(attributes, this);
-    return ctx.traceToolCall(
-      { name, type: 'extension', args: read(args[0], 'arguments'), attributes },
-      () => original.apply(this, args),
-      {
-        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-        spanKind: SpanKind.CLIENT,
-        errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
-        onError: (span, err) => writeJsonRpcCode(span, err, true),
-      },
-    );
+    return traceClientToolCall(ctx, this, name, read(args[0], 'arguments'), () => original.apply(this, args));
   };
+}
+
+const CLIENT_CALL: ToolCallOptions = {
+  spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+  spanKind: SpanKind.CLIENT,
+  errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
+  onError: (span, err) => writeJsonRpcCode(span, err, true),
+};
+
+/**
+ * One `tools/call` from an MCP client (the MCP SDK's, or `@ai-sdk/mcp`'s): a CLIENT span with the
+ * MCP conventions' attributes read from `client`, plus `extra`.
+ */
+export function traceClientToolCall(
+  ctx: AdapterContext,
+  client: unknown,
+  name: string,
+  input: unknown,
+  run: () => unknown,
+  extra?: Attributes,
+): unknown {
+  const attributes = protocolAttributes(client);
+  addClientSessionId(attributes, client);
+  if (extra !== undefined) Object.assign(attributes, extra);
+  return ctx.traceToolCall({ name, type: 'extension', args: input, attributes }, run, CLIENT_CALL);
 }
 
 /**
