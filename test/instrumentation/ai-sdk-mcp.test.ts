@@ -18,7 +18,7 @@ const load = createRequire(__filename);
 
 type Any = Record<string, any>;
 
-const { modelCalling } = load('../helpers/mock-language-model.cjs') as Any;
+const { modelCalling } = load('../pipeline/apps/mock-language-model.cjs') as Any;
 
 /**
  * A real MCP server over Streamable HTTP on 127.0.0.1, in its own process (fixtures/

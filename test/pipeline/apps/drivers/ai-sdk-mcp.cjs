@@ -3,7 +3,7 @@
 // Streamable HTTP on 127.0.0.1 in the same process; what the model got back is the tool result.
 const { describe } = require('../describe.cjs');
 const { callOnce } = require('./ai-sdk.cjs');
-const { serveMcpOverHttp } = require('../../../helpers/mcp-streamable-http.cjs');
+const { serveMcpOverHttp } = require('../mcp-streamable-http.cjs');
 
 const SDK = '@modelcontextprotocol/sdk';
 

@@ -1,7 +1,7 @@
 // The AI SDK driver, for v6 (`ai`) and v7 (installed as `ai-v7`): generateText with the SDK's own
 // MockLanguageModelV3, which calls one tool and then answers.
 const { describe } = require('../describe.cjs');
-const { modelCalling } = require('../../../helpers/mock-language-model.cjs');
+const { modelCalling } = require('../mock-language-model.cjs');
 
 /** Has generateText call the tool `name` once; what the model got back for it, described. */
 async function callOnce(ai, MockLanguageModelV3, tools, name) {
