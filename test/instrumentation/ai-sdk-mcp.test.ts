@@ -18,10 +18,7 @@ const load = createRequire(__filename);
 
 type Any = Record<string, any>;
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
+const { modelCalling } = load('../pipeline/apps/mock-language-model.cjs') as Any;
 
 /**
  * A real MCP server over Streamable HTTP on 127.0.0.1, in its own process (fixtures/
@@ -159,22 +156,6 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
         expect(span.status.code).to.equal(SpanStatusCode.UNSET);
         expect(span.attributes).not.to.have.property('error.type');
       });
-    });
-  }
-
-  function modelCalling(Mock: new (options: Any) => unknown, toolName: string) {
-    let step = 0;
-    return new Mock({
-      doGenerate: async () => ({
-        ...(step++ === 0
-          ? {
-              content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: '{}' }],
-              finishReason: { unified: 'tool-calls', raw: undefined },
-            }
-          : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined } }),
-        usage,
-        warnings: [],
-      }),
     });
   }
 

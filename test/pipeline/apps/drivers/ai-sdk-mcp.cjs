@@ -1,36 +1,16 @@
 // The AI SDK's MCP client (`@ai-sdk/mcp`, with ai 7 installed as `ai-v7`): generateText with the
 // SDK's MockLanguageModelV3 runs the tools of `client.tools()`, served by an MCP SDK McpServer over
 // Streamable HTTP on 127.0.0.1 in the same process; what the model got back is the tool result.
-const { createServer } = require('node:http');
-const { randomUUID } = require('node:crypto');
 const { describe } = require('../describe.cjs');
+const { callOnce } = require('./ai-sdk.cjs');
+const { serveMcpOverHttp } = require('../mcp-streamable-http.cjs');
 
 const SDK = '@modelcontextprotocol/sdk';
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function modelCalling(MockLanguageModelV3, toolName) {
-  const finish = (unified) => ({ unified, raw: undefined });
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [{ type: 'tool-call', toolCallId: `call_${toolName}`, toolName, input: '{}' }],
-        finishReason: finish('tool-calls'),
-        usage,
-        warnings: [],
-      },
-      { content: [{ type: 'text', text: 'done' }], finishReason: finish('stop'), usage, warnings: [] },
-    ],
-  });
-}
 
 /** An MCP server over Streamable HTTP, one McpServer and transport per session. */
 async function startMcpServer(modules, bodies) {
   const { McpServer } = modules[`${SDK}/server/mcp.js`];
   const { StreamableHTTPServerTransport } = modules[`${SDK}/server/streamableHttp.js`];
-  const sessions = new Map();
   const newServer = () => {
     const server = new McpServer({ name: 'pipeline', version: '1.0.0' });
     for (const [name, body] of Object.entries(bodies)) {
@@ -41,29 +21,7 @@ async function startMcpServer(modules, bodies) {
     }
     return server;
   };
-  const http = createServer(async (req, res) => {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-    let transport = sessions.get(req.headers['mcp-session-id']);
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => sessions.set(id, transport),
-      });
-      await newServer().connect(transport);
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${http.address().port}/mcp`,
-    async close() {
-      for (const transport of sessions.values()) await transport.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
+  return serveMcpOverHttp(StreamableHTTPServerTransport, newServer);
 }
 
 module.exports = {
@@ -78,14 +36,7 @@ module.exports = {
     });
     const tools = await client.tools();
     return {
-      async call(name) {
-        const model = modelCalling(MockLanguageModelV3, name);
-        const result = await ai.generateText({ model, tools, prompt: 'go', stopWhen: ai.isStepCount(2) });
-        const part = result.steps
-          .flatMap((step) => step.content)
-          .find((p) => p.type === 'tool-result' || p.type === 'tool-error');
-        return `${part.type} ${describe(part.type === 'tool-error' ? part.error : part.output)}`;
-      },
+      call: (name) => callOnce(ai, MockLanguageModelV3, tools, name),
       async close() {
         await client.close();
         await server.close();

@@ -1,25 +1,17 @@
 // The AI SDK driver, for v6 (`ai`) and v7 (installed as `ai-v7`): generateText with the SDK's own
 // MockLanguageModelV3, which calls one tool and then answers.
 const { describe } = require('../describe.cjs');
+const { modelCalling } = require('../mock-language-model.cjs');
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function modelCalling(MockLanguageModelV3, toolName) {
-  const finish = (unified) => ({ unified, raw: undefined });
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [{ type: 'tool-call', toolCallId: `call_${toolName}`, toolName, input: '{}' }],
-        finishReason: finish('tool-calls'),
-        usage,
-        warnings: [],
-      },
-      { content: [{ type: 'text', text: 'done' }], finishReason: finish('stop'), usage, warnings: [] },
-    ],
-  });
+/** Has generateText call the tool `name` once; what the model got back for it, described. */
+async function callOnce(ai, MockLanguageModelV3, tools, name) {
+  const model = modelCalling(MockLanguageModelV3, name, `call_${name}`);
+  const stopWhen = (ai.isStepCount ?? ai.stepCountIs)(2);
+  const result = await ai.generateText({ model, tools, prompt: 'go', stopWhen });
+  const part = result.steps
+    .flatMap((step) => step.content)
+    .find((p) => p.type === 'tool-result' || p.type === 'tool-error');
+  return `${part.type} ${describe(part.type === 'tool-error' ? part.error : part.output)}`;
 }
 
 function aiSdkDriver(pkg) {
@@ -34,19 +26,11 @@ function aiSdkDriver(pkg) {
       const tools = {};
       for (const [name, body] of Object.entries(bodies))
         tools[name] = ai.tool({ inputSchema, execute: body });
-      const stopWhen = (ai.isStepCount ?? ai.stepCountIs)(2);
       return {
-        async call(name) {
-          const model = modelCalling(MockLanguageModelV3, name);
-          const result = await ai.generateText({ model, tools, prompt: 'go', stopWhen });
-          const part = result.steps
-            .flatMap((step) => step.content)
-            .find((p) => p.type === 'tool-result' || p.type === 'tool-error');
-          return `${part.type} ${describe(part.type === 'tool-error' ? part.error : part.output)}`;
-        },
+        call: (name) => callOnce(ai, MockLanguageModelV3, tools, name),
       };
     },
   };
 }
 
-module.exports = { aiSdkDriver };
+module.exports = { aiSdkDriver, callOnce };
