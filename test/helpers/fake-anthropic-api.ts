@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 /**
  * A local stand-in for the Anthropic Messages API on 127.0.0.1, for the Claude Code CLI that the
@@ -34,7 +34,6 @@ export async function startFakeAnthropicApi(
   turn: (request: MessagesRequest) => ScriptedBlock[],
 ): Promise<FakeAnthropicApi> {
   let agentTurns = 0;
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -57,21 +56,8 @@ export async function startFakeAnthropicApi(
       res.end();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    agentTurns: () => agentTurns,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const loopback = await listenOnLoopback(server);
+  return { url: loopback.url, agentTurns: () => agentTurns, close: loopback.close };
 }
 
 let messageCount = 0;

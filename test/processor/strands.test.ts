@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -12,42 +13,17 @@ import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 type Any = Record<string, any>;
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
+const { streamingModelCalling } = createRequire(__filename)(
+  '../pipeline/apps/mock-language-model.cjs',
+) as Any;
 
 /**
  * A language model (the AI SDK's MockLanguageModelV3, through Strands' own VercelModel) that calls
  * `toolName` once and then answers; what the agent handed back is kept in `seen`.
  */
 function modelCalling(toolName: string, seen: unknown[]) {
-  let step = 0;
-  const finish = (unified: string) => ({ unified, raw: undefined });
-  return new MockLanguageModelV3({
-    doStream: async (options: Any) => {
-      const first = step++ === 0;
-      if (!first)
-        for (const message of options.prompt) if (message.role === 'tool') seen.push(...message.content);
-      const parts = first
-        ? [
-            { type: 'tool-call', toolCallId: 'call-1', toolName, input: '{}' },
-            { type: 'finish', finishReason: finish('tool-calls'), usage },
-          ]
-        : [
-            { type: 'text-start', id: 't' },
-            { type: 'text-delta', id: 't', delta: 'done' },
-            { type: 'text-end', id: 't' },
-            { type: 'finish', finishReason: finish('stop'), usage },
-          ];
-      const stream = new ReadableStream({
-        start(controller) {
-          for (const part of [{ type: 'stream-start', warnings: [] }, ...parts]) controller.enqueue(part);
-          controller.close();
-        },
-      });
-      return { stream } as never;
-    },
+  return streamingModelCalling(MockLanguageModelV3, toolName, 'call-1', (prompt: Any[]) => {
+    for (const message of prompt) if (message.role === 'tool') seen.push(...message.content);
   });
 }
 

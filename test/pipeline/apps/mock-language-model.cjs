@@ -22,4 +22,37 @@ function modelCalling(MockLanguageModelV3, toolName, toolCallId = 'call-1') {
   });
 }
 
-module.exports = { usage, modelCalling };
+/**
+ * The same as a streaming model (Strands' VercelModel streams): the first step streams a call of
+ * `toolName` with `{}`, the second the text 'done'. `onPrompt` sees each later step's prompt.
+ */
+function streamingModelCalling(MockLanguageModelV3, toolName, toolCallId = 'call-1', onPrompt = () => {}) {
+  let step = 0;
+  const finish = (unified) => ({ unified, raw: undefined });
+  return new MockLanguageModelV3({
+    doStream: async (options) => {
+      const first = step++ === 0;
+      if (!first) onPrompt(options.prompt);
+      const parts = first
+        ? [
+            { type: 'tool-call', toolCallId, toolName, input: '{}' },
+            { type: 'finish', finishReason: finish('tool-calls'), usage },
+          ]
+        : [
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'done' },
+            { type: 'text-end', id: 't' },
+            { type: 'finish', finishReason: finish('stop'), usage },
+          ];
+      const stream = new ReadableStream({
+        start(controller) {
+          for (const part of [{ type: 'stream-start', warnings: [] }, ...parts]) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  });
+}
+
+module.exports = { usage, modelCalling, streamingModelCalling };

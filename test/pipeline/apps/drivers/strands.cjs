@@ -3,38 +3,7 @@
 const { describe } = require('../describe.cjs');
 
 const SDK = '@strands-agents/sdk';
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function modelCalling(MockLanguageModelV3, toolName) {
-  let step = 0;
-  const finish = (unified) => ({ unified, raw: undefined });
-  return new MockLanguageModelV3({
-    doStream: async () => {
-      const parts =
-        step++ === 0
-          ? [
-              { type: 'tool-call', toolCallId: `call_${toolName}`, toolName, input: '{}' },
-              { type: 'finish', finishReason: finish('tool-calls'), usage },
-            ]
-          : [
-              { type: 'text-start', id: 't' },
-              { type: 'text-delta', id: 't', delta: 'done' },
-              { type: 'text-end', id: 't' },
-              { type: 'finish', finishReason: finish('stop'), usage },
-            ];
-      const stream = new ReadableStream({
-        start(controller) {
-          for (const part of [{ type: 'stream-start', warnings: [] }, ...parts]) controller.enqueue(part);
-          controller.close();
-        },
-      });
-      return { stream };
-    },
-  });
-}
+const { streamingModelCalling } = require('../mock-language-model.cjs');
 
 module.exports = {
   modules: [SDK, `${SDK}/models/vercel`, 'ai/test', 'zod'],
@@ -52,7 +21,9 @@ module.exports = {
     const { MockLanguageModelV3 } = modules['ai/test'];
     return {
       async call(name) {
-        const model = new VercelModel({ provider: modelCalling(MockLanguageModelV3, name) });
+        const model = new VercelModel({
+          provider: streamingModelCalling(MockLanguageModelV3, name, `call_${name}`),
+        });
         const agent = new strands.Agent({ model, tools, printer: false });
         await agent.invoke('go');
         const [result] = agent.messages
