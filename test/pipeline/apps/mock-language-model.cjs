@@ -6,13 +6,21 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-/** A model whose first step calls `toolName` with `{}` and whose second answers with text. */
-function modelCalling(MockLanguageModelV3, toolName, toolCallId = 'call-1') {
+/**
+ * A model whose first step calls each of `calls` (`{ toolName, input, toolCallId? }`, ids `c0`,
+ * `c1`, … by default) and whose second answers with text.
+ */
+function modelCallingEach(MockLanguageModelV3, calls) {
   const finish = (unified) => ({ unified, raw: undefined });
   return new MockLanguageModelV3({
     doGenerate: [
       {
-        content: [{ type: 'tool-call', toolCallId, toolName, input: '{}' }],
+        content: calls.map((call, i) => ({
+          type: 'tool-call',
+          toolCallId: call.toolCallId ?? `c${i}`,
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
+        })),
         finishReason: finish('tool-calls'),
         usage,
         warnings: [],
@@ -20,6 +28,11 @@ function modelCalling(MockLanguageModelV3, toolName, toolCallId = 'call-1') {
       { content: [{ type: 'text', text: 'done' }], finishReason: finish('stop'), usage, warnings: [] },
     ],
   });
+}
+
+/** A model whose first step calls `toolName` with `{}` and whose second answers with text. */
+function modelCalling(MockLanguageModelV3, toolName, toolCallId = 'call-1') {
+  return modelCallingEach(MockLanguageModelV3, [{ toolName, toolCallId, input: {} }]);
 }
 
 /**
@@ -55,4 +68,4 @@ function streamingModelCalling(MockLanguageModelV3, toolName, toolCallId = 'call
   });
 }
 
-module.exports = { usage, modelCalling, streamingModelCalling };
+module.exports = { usage, modelCalling, modelCallingEach, streamingModelCalling };
