@@ -25,31 +25,25 @@ interface Mode {
   readonly entry: 'app.cjs' | 'app.mjs';
 }
 
+/** A way to start the app: `node <flag> <preload> <entry>`. */
+const mode = (id: string, flag: string, preload: string, entry: Mode['entry'], title?: string): Mode => ({
+  id,
+  title: title ?? `node ${flag} ${preload} ${entry}`,
+  nodeArgs: [flag, preload],
+  entry,
+});
+
 const MODES: readonly Mode[] = [
-  {
-    id: 'require',
-    title: 'node --require otel-tool-errors/register app.cjs',
-    nodeArgs: ['--require', 'otel-tool-errors/register'],
-    entry: 'app.cjs',
-  },
-  {
-    id: 'import',
-    title: 'node --import otel-tool-errors/register app.mjs',
-    nodeArgs: ['--import', 'otel-tool-errors/register'],
-    entry: 'app.mjs',
-  },
-  {
-    id: 'sdk-cjs',
-    title: 'NodeSDK set-up, CommonJS (--require ./setup-sdk.cjs)',
-    nodeArgs: ['--require', './setup-sdk.cjs'],
-    entry: 'app.cjs',
-  },
-  {
-    id: 'sdk-esm',
-    title: 'NodeSDK set-up, ESM (--import ./setup-sdk.mjs)',
-    nodeArgs: ['--import', './setup-sdk.mjs'],
-    entry: 'app.mjs',
-  },
+  mode('require', '--require', 'otel-tool-errors/register', 'app.cjs'),
+  mode('import', '--import', 'otel-tool-errors/register', 'app.mjs'),
+  mode(
+    'sdk-cjs',
+    '--require',
+    './setup-sdk.cjs',
+    'app.cjs',
+    'NodeSDK set-up, CommonJS (--require ./setup-sdk.cjs)',
+  ),
+  mode('sdk-esm', '--import', './setup-sdk.mjs', 'app.mjs', 'NodeSDK set-up, ESM (--import ./setup-sdk.mjs)'),
 ];
 
 const SHAPE_NAMES = Object.keys(SHAPES) as ShapeName[];
