@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { genkit, GenkitError, z } from 'genkit';
 import { ToolErrorSpanProcessor } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, executedFailure } from '../helpers/tool-failures';
 import { ensureContextManager } from '../helpers/tracing';
 
 // Genkit would otherwise start its own OpenTelemetry SDK on first use.
@@ -175,22 +175,12 @@ describe('ToolErrorSpanProcessor on Genkit tool spans in generate()', () => {
   });
 
   it("a tool that threw after a 503: error.type 503 from the fetch under Genkit's span", () => {
-    expect(errorOf(toolSpan('quote'))).to.deep.equal({
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('quote'))).to.deep.equal(executedFailure('503', 'transient'));
     expect(toolSpan('quote').attributes['gen_ai.tool.name']).to.equal('quote');
   });
 
   it('a 429 with Retry-After is rate_limit', () => {
-    expect(errorOf(toolSpan('limits'))).to.deep.equal({
-      type: '429',
-      kind: 'rate_limit',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('limits'))).to.deep.equal(executedFailure('429', 'rate_limit'));
   });
 
   it('a tool that works is not marked', () => {

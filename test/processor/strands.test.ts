@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
 import { refusedPort, startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { errorOf } from '../helpers/tool-failures';
+import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 type Any = Record<string, any>;
@@ -104,43 +104,23 @@ describe('ToolErrorSpanProcessor on Strands Agents tool spans (@strands-agents/s
   });
 
   it('a tool that threw after a 503 gets error.type 503 from its HTTP call', () => {
-    expect(errorOf(toolSpan('quote'))).to.deep.equal({
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('quote'))).to.deep.equal(executedFailure('503', 'transient'));
     expect(toolSpan('quote').attributes).to.include({ 'gen_ai.tool.call.id': 'call-1' });
   });
 
   it('an AxiosError for a 429 without Retry-After is quota, not retryable', () => {
-    expect(errorOf(toolSpan('limits'))).to.deep.equal({
-      type: '429',
-      kind: 'quota',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('limits'))).to.deep.equal(executedFailure('429', 'quota'));
     expect(toolSpan('limits').attributes['tool.error_retryable']).to.equal(false);
   });
 
   it('a refused connection is network, ECONNREFUSED from the fetch span', () => {
-    expect(errorOf(toolSpan('refused'))).to.deep.equal({
-      type: 'ECONNREFUSED',
-      kind: 'network',
-      executed: true,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(toolSpan('refused'))).to.deep.equal(executedFailure('ECONNREFUSED', 'network'));
   });
 
   it('an unknown tool, which Strands answers without an exception, is unknown_tool, not executed', () => {
     const span = toolSpan('nope');
     expect(span.attributes['gen_ai.tool.status']).to.equal('error');
-    expect(errorOf(span)).to.deep.equal({
-      type: 'tool_error',
-      kind: 'unknown_tool',
-      executed: false,
-      status: SpanStatusCode.ERROR,
-    });
+    expect(errorOf(span)).to.deep.equal(unexecutedFailure('tool_error', 'unknown_tool'));
   });
 
   it('a tool that works keeps its span as Strands ended it: status OK, no error attributes', () => {
