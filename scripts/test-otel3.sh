@@ -7,6 +7,8 @@
 #   @opentelemetry/sdk-node 0.301 and api 1.10; --require and --import child processes);
 # - .mocharc.whole-suite.json: the repository's processor, metrics, instrumentation and classifier
 #   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
+#   Not the Claude Agent SDK spec: it starts the register bundle (the 2.x SDK) in child processes,
+#   which inherit the 3.x resolution hook; the register on 3.x is the tarball test above.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NODE_BIN="$(bash "$ROOT/scripts/node-matrix.sh" --bin 24)"
