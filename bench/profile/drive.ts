@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import type { Client as ClientType } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { loadPackage } from '../subject';
 import { consume, dropProvider } from '../tracing';
+import { minimalWrapper } from '../wrapper';
 
 /**
  * A driver to profile, not a benchmark: loops one path for a few seconds so that
@@ -50,22 +51,9 @@ function toolCall(instrumented: boolean, fails: boolean): () => Promise<unknown>
     if (fails) throw UPSTREAM_ERROR;
     return { city, tempC: 21 };
   };
-  const tracer = provider.getTracer('profile');
   const wrapped = instrumented
     ? instrumentTool(tool, 'get_weather', { tracerProvider: provider })
-    : (args: { city: string }) =>
-        tracer.startActiveSpan('execute_tool get_weather', async (span) => {
-          try {
-            const result = await tool(args);
-            span.end();
-            return result;
-          } catch (err) {
-            span.recordException(err as Error);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-            span.end();
-            throw err;
-          }
-        });
+    : minimalWrapper(provider.getTracer('profile'), tool);
   return () => wrapped({ city: 'Paris' });
 }
 
