@@ -149,12 +149,27 @@ describe('the whole pipeline: every framework under every set-up, exported over 
    * client sees only the `isError` result's text.
    */
   function expectMcpCell(mode: Mode, shape: ShapeName) {
-    const { spans, context } = cellSpans('mcp', mode, shape);
-    const client = spans.filter((s) => s.kind === 3);
+    const { client, expected, context } = expectClientAndServerSpans('mcp', mode, shape, 3, 'CLIENT');
+    expectAnswer(client, expected && { 'error.type': 'tool_error' }, context);
+  }
+
+  /**
+   * One client-side span of `clientKind` and the MCP server's SERVER span, its child through the
+   * trace context the client sent, with the table's answer (`tool_error`, the finer type beside it).
+   */
+  function expectClientAndServerSpans(
+    framework: Framework,
+    mode: Mode,
+    shape: ShapeName,
+    clientKind: number,
+    clientTitle: string,
+  ) {
+    const { spans, context } = cellSpans(framework, mode, shape);
+    const client = spans.filter((s) => s.kind === clientKind);
     const server = spans.filter((s) => s.kind === 2);
     expect(
       [client.length, server.length, spans.length],
-      `one CLIENT and one SERVER span\n${context}`,
+      `one ${clientTitle} and one SERVER span\n${context}`,
     ).to.deep.equal([1, 1, 2]);
     expect(server[0]!.parentSpanId, `the server span is the client span's child\n${context}`).to.equal(
       client[0]!.spanId,
@@ -165,7 +180,7 @@ describe('the whole pipeline: every framework under every set-up, exported over 
         ? { 'tool.error_detail_type': expected['error.type'] }
         : {};
     expectAnswer(server[0]!, expected && { ...expected, 'error.type': 'tool_error', ...detail }, context);
-    expectAnswer(client[0]!, expected && { 'error.type': 'tool_error' }, context);
+    return { client: client[0]!, expected, context };
   }
 
   /**
@@ -175,28 +190,19 @@ describe('the whole pipeline: every framework under every set-up, exported over 
    * context the client sent, with the table's answer as in the MCP cells.
    */
   function expectAiSdkMcpCell(mode: Mode, shape: ShapeName) {
-    const { spans, context } = cellSpans('ai-sdk-mcp', mode, shape);
-    const client = spans.filter((s) => s.kind === 1);
-    const server = spans.filter((s) => s.kind === 2);
-    expect(
-      [client.length, server.length, spans.length],
-      `one client-side and one SERVER span\n${context}`,
-    ).to.deep.equal([1, 1, 2]);
-    expect(client[0]!.attributes['mcp.method.name'], context).to.equal('tools/call');
-    expect(server[0]!.parentSpanId, `the server span is the client span's child\n${context}`).to.equal(
-      client[0]!.spanId,
+    const { client, expected, context } = expectClientAndServerSpans(
+      'ai-sdk-mcp',
+      mode,
+      shape,
+      1,
+      'client-side',
     );
-    const { expected } = SHAPES[shape];
-    const detail =
-      expected && expected['error.type'] !== 'tool_error'
-        ? { 'tool.error_detail_type': expected['error.type'] }
-        : {};
-    expectAnswer(server[0]!, expected && { ...expected, 'error.type': 'tool_error', ...detail }, context);
-    if (!expected) return expectAnswer(client[0]!, undefined, context);
+    expect(client.attributes['mcp.method.name'], context).to.equal('tools/call');
+    if (!expected) return expectAnswer(client, undefined, context);
     // The client sees only the server's text, so its answer is the one that text gives.
-    expect(client[0]!.statusCode, context).to.equal(2);
-    expect(client[0]!.attributes['error.type'], context).to.be.a('string');
-    expect(client[0]!.attributes['tool.error_kind'], context).to.be.a('string');
+    expect(client.statusCode, context).to.equal(2);
+    expect(client.attributes['error.type'], context).to.be.a('string');
+    expect(client.attributes['tool.error_kind'], context).to.be.a('string');
   }
 
   for (const framework of FRAMEWORKS) {
