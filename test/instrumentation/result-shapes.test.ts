@@ -3,6 +3,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import Bluebird from 'bluebird';
 import { expect } from 'chai';
 import got from 'got';
+import superagent from 'superagent';
 import { classifyToolError, classifyToolResult } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
@@ -10,7 +11,7 @@ import { useTestBed } from '../helpers/test-bed';
 
 /**
  * Results that real libraries return, and what the wrapper must leave as it is: got's
- * `PCancelable`, Bluebird, Promise subclasses, errors from another realm, shared generators,
+ * `PCancelable`, Bluebird, superagent's lazy requests, Promise subclasses, errors from another realm, shared generators,
  * getters and `toJSON`, bound functions, a nested failure the outer call recovered from.
  */
 
@@ -91,6 +92,64 @@ describe('results the wrapper watches without changing them', () => {
       expect(await returned.then(undefined, (e: unknown) => e)).to.equal(boom);
       await settle();
       expect(bed.tracing.span('execute_tool subclass').attributes['error.type']).to.equal('ECONNREFUSED');
+    });
+  });
+
+  describe("lazy thenables: superagent's request, sent when its caller calls then", () => {
+    it('a request that fails with 503: sent once, when awaited; a failed span; the same object', async () => {
+      let made: superagent.SuperAgentRequest | undefined;
+      const before = bed.server.requestCount();
+      const returned = traceToolCall(
+        bed.tracer,
+        {},
+        { name: 'superagent_tool' },
+        () => (made = superagent.get(`${bed.server.url}/503`)),
+      );
+      expect(returned).to.equal(made);
+      expect(Object.prototype.hasOwnProperty.call(returned, 'then')).to.equal(false);
+      const err = await returned.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((err as { status?: number }).status).to.equal(503);
+      expect(bed.server.requestCount(), 'sent once').to.equal(before + 1);
+      await settle();
+      const span = bed.tracing.span('execute_tool superagent_tool');
+      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(span.attributes['error.type']).to.equal('503');
+    });
+
+    it('a request that succeeds ends its span OK when the response arrives', async () => {
+      const returned = traceToolCall(bed.tracer, {}, { name: 'superagent_ok' }, () =>
+        superagent.get(`${bed.server.url}/ok`),
+      );
+      const response = await returned;
+      expect(response.status).to.equal(200);
+      await settle();
+      const span = bed.tracing.span('execute_tool superagent_ok');
+      expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+      expect(span.attributes['error.type']).to.equal(undefined);
+    });
+
+    it('a request nobody awaits is never sent, and its span ends on the next turn', async () => {
+      const before = bed.server.requestCount();
+      traceToolCall(bed.tracer, {}, { name: 'superagent_dropped' }, () =>
+        superagent.get(`${bed.server.url}/500`),
+      );
+      await settle();
+      await settle();
+      expect(bed.server.requestCount()).to.equal(before);
+      expect(bed.tracing.span('execute_tool superagent_dropped').status.code).to.equal(SpanStatusCode.UNSET);
+    });
+
+    it('a request the caller catches with .catch() (which calls then) still marks the span', async () => {
+      const returned = traceToolCall(bed.tracer, {}, { name: 'superagent_catch' }, () =>
+        superagent.get(`${bed.server.url}/500`),
+      );
+      const err = await returned.catch((e: unknown) => e);
+      expect((err as { status?: number }).status).to.equal(500);
+      await settle();
+      expect(bed.tracing.span('execute_tool superagent_catch').attributes['error.type']).to.equal('500');
     });
   });
 

@@ -21,7 +21,7 @@ export type Shape =
   | { kind: 'sync' }
   | { kind: 'async'; delay: Delay }
   | { kind: 'promise'; delay: Delay }
-  | { kind: 'lazyThenable'; delay: Delay }
+  | { kind: 'lazyThenable'; delay: Delay; fromClass: boolean }
   | { kind: 'promiseSubclass'; delay: Delay }
   | { kind: 'bluebird'; delay: Delay }
   | { kind: 'asyncGenerator'; items: unknown[]; delay: Delay; inPromise: boolean }
@@ -238,7 +238,9 @@ export const scenario: fc.Arbitrary<Scenario> = scenarioOf(shape);
 
 /** Tools that return a lazy thenable: the work runs when, and each time, `then` is called. */
 export const lazyThenableScenario: fc.Arbitrary<Scenario> = scenarioOf(
-  delay.map<Shape>((d) => ({ kind: 'lazyThenable', delay: d })),
+  fc
+    .tuple(delay, fc.boolean())
+    .map<Shape>(([d, fromClass]) => ({ kind: 'lazyThenable', delay: d, fromClass })),
 );
 
 async function wait(d: Delay): Promise<void> {
@@ -292,7 +294,7 @@ export function makeTool(s: Scenario, log: Log): (...args: unknown[]) => unknown
           }),
         );
       case 'lazyThenable':
-        return created(lazyThenable(o, sh.delay, log));
+        return created(sh.fromClass ? new LazyQuery(o, sh.delay, log) : lazyThenable(o, sh.delay, log));
       case 'promiseSubclass':
         return created(
           new LoggedPromise(log, (resolve, reject) => {
@@ -371,6 +373,19 @@ function lazyThenable(
       }).then(onFulfilled as (v: unknown) => unknown, onRejected as (e: unknown) => unknown);
     },
   };
+}
+
+/** The same, with `then` from its class, as in superagent, Knex or Mongoose: watched when it is called. */
+class LazyQuery {
+  constructor(
+    private readonly outcome: Outcome,
+    private readonly delay: Delay,
+    private readonly log: Log,
+  ) {}
+
+  then(onFulfilled?: unknown, onRejected?: unknown): Promise<unknown> {
+    return lazyThenable(this.outcome, this.delay, this.log).then(onFulfilled, onRejected);
+  }
 }
 
 async function* generator(

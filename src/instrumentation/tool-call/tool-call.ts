@@ -14,6 +14,7 @@ import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { eagerThenable, isPlainPromise, observeNow, observeWhenCallerDoes } from './promise-watch';
+import { watchLazyThenable } from './thenable-watch';
 import type { ResultObserver } from './result-observer';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
 
@@ -117,10 +118,10 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         return result;
       }
       // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
-      // each time `then` is called, so watching it would run the tool's work twice. Its span ends
-      // here, as the call returns.
+      // each time `then` is called, so it is watched through its caller's `then`, or its span
+      // ends here, as the call returns.
       if (isThenable(result)) {
-        this.succeed(undefined);
+        if (!watchLazyThenable(result, this)) this.succeed(undefined);
         return result;
       }
       if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
