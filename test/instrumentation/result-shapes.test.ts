@@ -2,7 +2,10 @@ import { runInNewContext } from 'node:vm';
 import { SpanStatusCode } from '@opentelemetry/api';
 import Bluebird from 'bluebird';
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import got from 'got';
+import OpenAI from 'openai';
 import superagent from 'superagent';
 import { classifyToolError, classifyToolResult } from '../../src';
 import { instrumentTool } from '../../src/instrumentation/instrument-tool';
@@ -150,6 +153,69 @@ describe('results the wrapper watches without changing them', () => {
       expect((err as { status?: number }).status).to.equal(500);
       await settle();
       expect(bed.tracing.span('execute_tool superagent_catch').attributes['error.type']).to.equal('500');
+    });
+  });
+
+  describe("a class's async iterable: the OpenAI SDK's Stream", () => {
+    // Chat completion chunks over server-sent events; `?fail` ends the stream with an error event.
+    let sse: Server;
+    let client: OpenAI;
+    before(async () => {
+      sse = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (content: string) =>
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+        res.write(chunk('one'));
+        res.write(chunk('two'));
+        if (req.url?.includes('fail'))
+          res.end(`data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`);
+        else res.end('data: [DONE]\n\n');
+      });
+      await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', resolve));
+      client = new OpenAI({
+        apiKey: 'test',
+        baseURL: `http://127.0.0.1:${(sse.address() as AddressInfo).port}/v1`,
+        maxRetries: 0,
+      });
+    });
+    after(() => new Promise((resolve) => sse.close(resolve)));
+
+    const streamTool = (name: string, query: string) =>
+      instrumentTool(
+        async () =>
+          client.chat.completions.create(
+            { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true },
+            { query: query ? { [query]: '1' } : undefined },
+          ),
+        name,
+        { tracerProvider: bed.tracing.provider },
+      );
+
+    it('a stream that fails midway: the chunks before it, the same error, a failed span', async () => {
+      const stream = await streamTool('stream_fail', 'fail')();
+      expect(Object.getOwnPropertySymbols(stream)).to.deep.equal([]);
+      const seen: string[] = [];
+      const err = await (async () => {
+        for await (const chunk of stream) seen.push(chunk.choices[0]!.delta.content!);
+      })().catch((e: unknown) => e);
+      expect(seen).to.deep.equal(['one', 'two']);
+      expect(err).to.be.instanceOf(OpenAI.APIError);
+      await settle();
+      const span = bed.tracing.span('execute_tool stream_fail');
+      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(span.attributes['error.type']).to.equal('APIError');
+    });
+
+    it('a stream read to its end ends its span OK then, not when the call returns', async () => {
+      const stream = await streamTool('stream_ok', '')();
+      const seen: string[] = [];
+      for await (const chunk of stream) {
+        expect(bed.tracing.spans().some((s) => s.name === 'execute_tool stream_ok')).to.equal(false);
+        seen.push(chunk.choices[0]!.delta.content!);
+      }
+      expect(seen).to.deep.equal(['one', 'two']);
+      await settle();
+      expect(bed.tracing.span('execute_tool stream_ok').status.code).to.equal(SpanStatusCode.UNSET);
     });
   });
 
