@@ -125,8 +125,6 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
 
   describeAdapterConformance({
     describesTool: true,
-    // The adapter enriches ADK's span, which records no exception event.
-    exceptionEvents: 0,
     async call({ name, description, input, execute }) {
       const tool = new adk.FunctionTool({
         name,
@@ -153,6 +151,13 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'fetch_path'/);
     expect(bed.server.requestCount()).to.equal(before);
     expect(errorOf(adkToolSpan('fetch_path'))).to.deep.equal(unexecutedFailure('ZodError', 'invalid_input'));
+  });
+
+  it("records the tool's real error as the one exception event on ADK's span, not ADK's re-thrown Error", async () => {
+    await runAgent('fetch_path', { path: '/503' });
+    const events = adkToolSpan('fetch_path').events.filter((e) => e.name === 'exception');
+    expect(events).to.have.length(1);
+    expect(events[0]!.attributes!['exception.message']).to.equal('GET [REDACTED] failed'); // the argument value hidden
   });
 
   it('marks the returned ADK contract { status: "error" } as tool_error', async () => {

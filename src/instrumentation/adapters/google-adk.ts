@@ -64,7 +64,11 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         args: request?.args,
       },
       () => original.apply(this, args),
-      { classifyResult: (result) => classifyAdkResult(result, toolContext) },
+      {
+        classifyResult: (result) => classifyAdkResult(result, toolContext),
+        // ADK records no exception on its span; the one recorded is the real error, noted first.
+        recordExceptionOnFrameworkSpan: true,
+      },
     );
   };
 }

@@ -49,6 +49,8 @@ export interface ToolCallOptions {
    * protocol's fixed value (MCP: `tool_error`). The finer type goes to `tool.error_detail_type`.
    */
   errorResultType?: string;
+  /** The framework's span never gets an exception event from the framework (ADK): record ours on it. */
+  recordExceptionOnFrameworkSpan?: boolean;
   /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
   onError?: (span: Span, err: unknown) => void;
 }
@@ -196,8 +198,11 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
       // The framework records this error on its own span too: the processor hides them there.
       if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
       const message = messageOf(err);
-      // One exception event, on a span of ours (a nested call records it when the outer did not).
-      const recordsException = this.role !== 'framework' && !this.marks.exceptionRecorded;
+      // One exception event, on a span of ours (a nested call records it when the outer did not),
+      // or on a framework's span the framework records none on.
+      const recordsException =
+        (this.role !== 'framework' || this.options.recordExceptionOnFrameworkSpan === true) &&
+        !this.marks.exceptionRecorded;
       // Redacted once, for both the status and the exception event.
       const redacted =
         message !== undefined && (hidden.length > 0 || recordsException)
