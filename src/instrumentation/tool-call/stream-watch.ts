@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 import { isObjectLike, read } from '../../classify/safe';
 import { logger } from '../../logger';
+import { ClassMethodWatch } from './class-method-watch';
 import type { ResultObserver } from './result-observer';
 
 /**
@@ -16,60 +17,28 @@ export function watchStream(value: unknown, observer: ResultObserver): boolean {
     return true;
   }
   if (isAsyncGenerator(value)) return watchAsyncGenerator(value, observer);
-  if (isObjectLike(value)) return watchClassIterable(value, observer);
+  if (isObjectLike(value)) return classIterables.watch(value, observer);
   return false;
 }
 
 /**
  * An async iterable whose `Symbol.asyncIterator` comes from its class, as the OpenAI and Anthropic
- * SDKs' `Stream` (whose method returns an async generator): that class's method is wrapped once,
- * and the call kept in a WeakMap entry per object. The generator it returns for a watched object is
- * watched like any other; an iterator written by hand cannot be watched without changing it, and
- * the span ends when iteration starts. One nobody starts iterating before the event loop turns
- * (OpenAI's `tee()` reads the generator directly) ends its span then, like one with its own
- * `Symbol.asyncIterator`, which is not watched.
+ * SDKs' `Stream` (whose method returns an async generator), is watched through that method (see
+ * class-method-watch.ts). The generator it returns for a watched object is watched like any other;
+ * an iterator written by hand cannot be watched without changing it, and the span ends when
+ * iteration starts (as it does for an object with its own `Symbol.asyncIterator`, not watched).
  */
-const iterableCalls = new WeakMap<object, ResultObserver>();
-const patchedIterablePrototypes = new WeakSet<object>();
-
-function watchClassIterable(iterable: object, observer: ResultObserver): boolean {
-  if (Object.prototype.hasOwnProperty.call(iterable, Symbol.asyncIterator)) return false;
-  const prototype = Object.getPrototypeOf(iterable) as object | null;
-  if (prototype === null || !Object.prototype.hasOwnProperty.call(prototype, Symbol.asyncIterator))
-    return false;
-  if (!patchedIterablePrototypes.has(prototype) && !patchAsyncIterator(prototype)) return false;
-  const previous = iterableCalls.get(iterable);
-  iterableCalls.set(iterable, observer);
-  previous?.streamEnded();
-  setImmediate(endUniterated, iterable, observer);
-  return true;
-}
-
-function endUniterated(iterable: object, observer: ResultObserver): void {
-  if (iterableCalls.get(iterable) !== observer) return;
-  iterableCalls.delete(iterable);
-  observer.streamEnded();
-}
-
-function patchAsyncIterator(prototype: object): boolean {
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, Symbol.asyncIterator);
-  const original = descriptor?.value as unknown;
-  if (typeof original !== 'function' || !descriptor!.writable || !descriptor!.configurable) return false;
-  if (!Object.isExtensible(prototype) || prototype === ASYNC_GENERATOR_PROTOTYPE) return false;
-  const wrapped = {
+const classIterables = new ClassMethodWatch(Symbol.asyncIterator, (original, take) => {
+  return {
     [Symbol.asyncIterator](this: object, ...args: unknown[]): unknown {
       const iterator = Reflect.apply(original, this, args);
-      const observer = iterableCalls.get(this);
-      if (observer === undefined) return iterator;
-      iterableCalls.delete(this);
-      if (!isAsyncGenerator(iterator) || !watchAsyncGenerator(iterator, observer)) observer.streamEnded();
+      const observer = take(this);
+      if (observer !== undefined && !(isAsyncGenerator(iterator) && watchAsyncGenerator(iterator, observer)))
+        observer.streamEnded();
       return iterator;
     },
   }[Symbol.asyncIterator];
-  Object.defineProperty(prototype, Symbol.asyncIterator, { ...descriptor, value: wrapped });
-  patchedIterablePrototypes.add(prototype);
-  return true;
-}
+});
 
 /**
  * A native async generator is watched through its generator function's own `prototype` object
