@@ -25,7 +25,7 @@ export type Shape =
   | { kind: 'promiseSubclass'; delay: Delay }
   | { kind: 'bluebird'; delay: Delay }
   | { kind: 'asyncGenerator'; items: unknown[]; delay: Delay; inPromise: boolean }
-  | { kind: 'asyncIterable'; items: unknown[]; delay: Delay; inPromise: boolean }
+  | { kind: 'asyncIterable'; items: unknown[]; delay: Delay; inPromise: boolean; fromClass: boolean }
   | { kind: 'webStream'; items: unknown[]; inPromise: boolean }
   | { kind: 'nodeStream'; items: unknown[] };
 
@@ -196,7 +196,9 @@ export const shape: fc.Arbitrary<Shape> = fc.oneof(
   delay.map<Shape>((d) => ({ kind: 'promiseSubclass', delay: d })),
   delay.map<Shape>((d) => ({ kind: 'bluebird', delay: d })),
   fc.record({ items, delay, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'asyncGenerator', ...s })),
-  fc.record({ items, delay, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'asyncIterable', ...s })),
+  fc
+    .record({ items, delay, inPromise: fc.boolean(), fromClass: fc.boolean() })
+    .map<Shape>((s) => ({ kind: 'asyncIterable', ...s })),
   fc.record({ items, inPromise: fc.boolean() }).map<Shape>((s) => ({ kind: 'webStream', ...s })),
   items.map<Shape>((i) => ({ kind: 'nodeStream', items: i })),
 );
@@ -320,7 +322,11 @@ export function makeTool(s: Scenario, log: Log): (...args: unknown[]) => unknown
         return sh.inPromise ? Promise.resolve().then(() => gen) : gen;
       }
       case 'asyncIterable': {
-        const iterable = created(handWrittenIterable(sh.items, o, sh.delay, log));
+        const iterable = created(
+          sh.fromClass
+            ? new GeneratingIterable(sh.items, o, sh.delay, log)
+            : handWrittenIterable(sh.items, o, sh.delay, log),
+        );
         return sh.inPromise ? Promise.resolve().then(() => iterable) : iterable;
       }
       case 'webStream': {
@@ -405,6 +411,21 @@ async function* generator(
     return settle(o);
   } finally {
     log.push(['tool:finally']);
+  }
+}
+
+/** An async iterable whose class method hands out a generator, as the OpenAI SDK's `Stream`. */
+class GeneratingIterable {
+  constructor(
+    private readonly values: unknown[],
+    private readonly outcome: Outcome,
+    private readonly delay: Delay,
+    private readonly log: Log,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncGenerator<unknown, unknown> {
+    this.log.push(['tool:iterator']);
+    return generator(this.values, this.outcome, this.delay, this.log);
   }
 }
 

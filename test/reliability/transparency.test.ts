@@ -302,7 +302,7 @@ describe('transparency: instrumented tools behave exactly like bare tools (fast-
   // A query builder (knex, mongoose, drizzle, Prisma's PrismaPromise) runs its query each time
   // `then` is called. Calling `then` to watch the result runs the tool's work a second time.
   it('a lazy thenable (query builder) runs once, when the caller awaits it', async () => {
-    const { differences, examples } = await runBatch(lazyThenableScenario, heavy ? 5_000 : 300);
+    const { differences, examples } = await runBatch(lazyThenableScenario, heavy ? 5_000 : 1_000);
     expect(differences, examples.join('\n\n')).to.equal(0);
   });
 
