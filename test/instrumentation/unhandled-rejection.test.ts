@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +46,14 @@ function runApp(node: string, env: Record<string, string>): Promise<Run> {
  */
 describe('unhandled rejections are the app’s, with or without the package (child processes)', function () {
   this.timeout(120_000);
+  let server: Server;
+  let failingUrl: string;
+  before(async () => {
+    server = createServer((_req, res) => res.writeHead(500).end('{"error":"upstream"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    failingUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/500`;
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
 
   for (const node of NODES) {
     for (const shape of ['later', 'async']) {
@@ -86,6 +96,24 @@ describe('unhandled rejections are the app’s, with or without the package (chi
       expect(instrumented.spans).to.deep.equal([
         { name: 'execute_tool fire_and_forget', status: 2, errorType: 'Error' },
       ]);
+    });
+
+    it(`got's PCancelable called fire-and-forget that fails with 500: the same unhandledRejection (${node === process.execPath ? 'this Node' : node})`, async () => {
+      for (const listener of ['0', '1']) {
+        const env = { SHAPE: 'got', LISTENER: listener, FAILING_URL: failingUrl };
+        const [bare, instrumented] = await Promise.all([
+          runApp(node, { ...env, WITH_PACKAGE: '0' }),
+          runApp(node, { ...env, WITH_PACKAGE: '1' }),
+        ]);
+        expect(bare.code).to.equal(listener === '1' ? 0 : 1);
+        expect(instrumented.code).to.equal(bare.code);
+        expect(instrumented.stdout).to.equal(bare.stdout);
+        if (listener === '1') expect(bare.stdout).to.match(/listener: Request failed with status code 500/);
+        // The crash prints the error with got's timings, which differ from run to run.
+        else expect(instrumented.stderr).to.match(/HTTPError: Request failed with status code 500/);
+        // Nobody reacted to it: its span ended on the next turn, without the outcome.
+        expect(instrumented.spans).to.deep.equal([{ name: 'execute_tool fire_and_forget', status: 0 }]);
+      }
     });
   }
 });

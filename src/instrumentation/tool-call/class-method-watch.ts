@@ -1,20 +1,27 @@
 import type { ResultObserver } from './result-observer';
 
 /**
- * Watching a returned object through a method its class gives it (a lazy thenable's `then`, an
- * iterable's `Symbol.asyncIterator`), without calling that method and without changing the object.
- * The method on the prototype that owns it is wrapped once; the call is kept in a WeakMap entry per
- * object and handed to the wrapper by `take` when the caller first calls the method. An object
- * with the method as its own property, or whose prototype cannot take the wrapper, is not watched.
- * One whose caller has not called the method by the next turn of the event loop ends its span then,
- * without an outcome.
+ * Watching a returned object through the methods its class gives it (a lazy thenable's `then`, a
+ * cancelable promise's `then`/`catch`/`finally`, an iterable's `Symbol.asyncIterator`), without
+ * calling them and without changing the object. Each method, on the prototype that owns it, is
+ * wrapped once; the call is kept in a WeakMap entry per object and handed to the wrapper by `take`
+ * when the caller first calls one of them. An object with the first method as its own property, or
+ * whose prototypes cannot take the wrappers, is not watched. One whose caller has called none of
+ * them by the next turn of the event loop ends its span then, without an outcome.
  */
 
-/** Builds the wrapper of `original`; `take(self)` gives the call watching `self`, once. */
+/** Builds the wrapper of `original` (named `key`); `take(self)` gives the call watching `self`, once. */
 export type MethodWrapper = (
   original: (...args: unknown[]) => unknown,
   take: (self: object) => ResultObserver | undefined,
+  key: PropertyKey,
 ) => (this: object, ...args: unknown[]) => unknown;
+
+interface OwnedMethod {
+  key: PropertyKey;
+  prototype: object;
+  descriptor: PropertyDescriptor;
+}
 
 /** Prototypes never wrapped, whatever a library added to them. */
 const INTRINSIC_PROTOTYPES = new Set<object | null>([
@@ -27,7 +34,10 @@ const MAX_PROTOTYPE_DEPTH = 16;
 
 export class ClassMethodWatch {
   private readonly calls = new WeakMap<object, ResultObserver>();
+  /** Prototypes of watched objects whose methods are wrapped. */
   private readonly wrappedPrototypes = new WeakSet<object>();
+  /** The methods wrapped on each owner (a base class shared by several watched classes, once). */
+  private readonly wrappedMethods = new WeakMap<object, Set<PropertyKey>>();
   private readonly take = (self: object): ResultObserver | undefined => {
     const observer = this.calls.get(self);
     if (observer !== undefined) this.calls.delete(self);
@@ -35,14 +45,15 @@ export class ClassMethodWatch {
   };
 
   constructor(
-    private readonly key: PropertyKey,
+    private readonly keys: readonly PropertyKey[],
     private readonly wrapper: MethodWrapper,
   ) {}
 
-  /** Watches `value` from its caller's first call of the method; false when it cannot be watched. */
+  /** Watches `value` from its caller's first call of a method; false when it cannot be watched. */
   watch(value: object, observer: ResultObserver): boolean {
-    const prototype = this.owningPrototype(value);
-    if (prototype === undefined) return false;
+    if (Object.prototype.hasOwnProperty.call(value, this.keys[0]!)) return false;
+    const prototype = Object.getPrototypeOf(value) as object | null;
+    if (prototype === null) return false;
     if (!this.wrappedPrototypes.has(prototype) && !this.wrap(prototype)) return false;
     const previous = this.calls.get(value);
     this.calls.set(value, observer);
@@ -56,26 +67,38 @@ export class ClassMethodWatch {
     return true;
   }
 
-  /** The prototype in `value`'s chain that owns the method, if `value` has no such own property. */
-  private owningPrototype(value: object): object | undefined {
-    if (Object.prototype.hasOwnProperty.call(value, this.key)) return undefined;
-    let prototype = Object.getPrototypeOf(value) as object | null;
-    for (let depth = 0; depth < MAX_PROTOTYPE_DEPTH; depth++) {
-      if (INTRINSIC_PROTOTYPES.has(prototype)) return undefined;
-      if (Object.prototype.hasOwnProperty.call(prototype, this.key)) return prototype!;
-      prototype = Object.getPrototypeOf(prototype) as object | null;
-    }
-    return undefined;
-  }
-
+  /** Wraps each method where `prototype`'s chain has it: all of them, or none. */
   private wrap(prototype: object): boolean {
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, this.key);
-    const original = descriptor?.value as unknown;
-    if (typeof original !== 'function' || !descriptor!.writable || !descriptor!.configurable) return false;
-    if (!Object.isExtensible(prototype)) return false;
-    const wrapped = this.wrapper(original as (...args: unknown[]) => unknown, this.take);
-    Object.defineProperty(prototype, this.key, { ...descriptor, value: wrapped });
+    const methods = this.keys.map((key) => ownedMethod(prototype, key));
+    if (methods.some((method) => method === undefined)) return false;
+    for (const { key, prototype: owner, descriptor } of methods as OwnedMethod[]) {
+      let wrapped = this.wrappedMethods.get(owner);
+      if (wrapped === undefined) this.wrappedMethods.set(owner, (wrapped = new Set()));
+      if (wrapped.has(key)) continue;
+      const original = descriptor.value as (...args: unknown[]) => unknown;
+      Object.defineProperty(owner, key, { ...descriptor, value: this.wrapper(original, this.take, key) });
+      wrapped.add(key);
+    }
     this.wrappedPrototypes.add(prototype);
     return true;
   }
+}
+
+/** The method `key` on the nearest prototype from `prototype` that owns it, if it can be wrapped. */
+function ownedMethod(prototype: object, key: PropertyKey): OwnedMethod | undefined {
+  let owner: object | null = prototype;
+  for (let depth = 0; depth < MAX_PROTOTYPE_DEPTH; depth++) {
+    if (INTRINSIC_PROTOTYPES.has(owner)) return undefined;
+    const descriptor = Object.getOwnPropertyDescriptor(owner!, key);
+    if (descriptor !== undefined) {
+      const wrappable =
+        typeof descriptor.value === 'function' &&
+        descriptor.writable === true &&
+        descriptor.configurable === true &&
+        Object.isExtensible(owner);
+      return wrappable ? { key, prototype: owner!, descriptor } : undefined;
+    }
+    owner = Object.getPrototypeOf(owner) as object | null;
+  }
+  return undefined;
 }

@@ -138,16 +138,15 @@ function promiseState(promise: Promise<unknown>): 'pending' | 'fulfilled' | 'rej
 }
 
 /**
- * Thenables whose work has started when they are returned, so `then` only listens: Promise
- * subclasses (through the intrinsic `then`, never an override), got's `PCancelable` and Bluebird.
- * Any other thenable may be lazy (a query builder runs its query on each `then`) and is not watched.
+ * Thenables whose work has started when they are returned, so `then` only listens, observed at
+ * once: Promise subclasses (through the intrinsic `then`, never an override) and Bluebird. Any
+ * other thenable is watched through its caller (thenable-watch.ts).
  */
 export function eagerThenable(value: unknown): PromiseLike<unknown> | undefined {
   if (types.isPromise(value)) return intrinsicThen(value);
   if (!isObjectLike(value) || typeof read(value, 'then') !== 'function') return undefined;
   const thenable = value as unknown as PromiseLike<unknown>;
   const name = read(read(value, 'constructor'), 'name');
-  if (name === 'PCancelable' && typeof read(value, 'cancel') === 'function') return thenable;
   // Bluebird's constructor is named Promise; its instances carry a numeric `_bitField`.
   if (name === 'Promise' && typeof read(value, '_bitField') === 'number') return thenable;
   return undefined;

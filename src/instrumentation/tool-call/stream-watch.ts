@@ -28,7 +28,7 @@ export function watchStream(value: unknown, observer: ResultObserver): boolean {
  * an iterator written by hand cannot be watched without changing it, and the span ends when
  * iteration starts (as it does for an object with its own `Symbol.asyncIterator`, not watched).
  */
-const classIterables = new ClassMethodWatch(Symbol.asyncIterator, (original, take) => {
+const classIterables = new ClassMethodWatch([Symbol.asyncIterator], (original, take) => {
   return {
     [Symbol.asyncIterator](this: object, ...args: unknown[]): unknown {
       const iterator = Reflect.apply(original, this, args);

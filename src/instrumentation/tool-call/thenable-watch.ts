@@ -1,13 +1,19 @@
+import { className, read } from '../../classify/safe';
 import { ClassMethodWatch } from './class-method-watch';
+import { observeNow } from './promise-watch';
 import type { ResultObserver } from './result-observer';
 
 /**
- * Watching a lazy thenable without starting it. A request or query builder (superagent, Knex,
- * Mongoose, drizzle) does its work when `then` is called, so the package must not call it: the
- * call is watched through the first `then` its caller makes, when that `then` comes from its class
- * (see class-method-watch.ts).
+ * Watching a thenable that is not a native promise without changing what happens to it: through the
+ * first method its caller calls (see class-method-watch.ts), never before.
+ * - A lazy thenable (a request or query builder: superagent, Knex, Mongoose, drizzle) does its work
+ *   when `then` is called, so only the caller may call it: its outcome is read through the
+ *   callbacks the caller passes.
+ * - got's `PCancelable` has started its work, but reacting to it before the caller does would mark
+ *   a rejection nobody handles as handled: it is observed when the caller first calls `then`,
+ *   `catch` or `finally`, so an unhandled rejection stays the app's.
  */
-const lazyThenables = new ClassMethodWatch('then', (original, take) => {
+const lazyThenables = new ClassMethodWatch(['then'], (original, take) => {
   return {
     then(this: object, ...args: unknown[]): unknown {
       const observer = take(this);
@@ -21,9 +27,24 @@ const lazyThenables = new ClassMethodWatch('then', (original, take) => {
   }.then;
 });
 
-/** Watches `thenable` from its caller's first `then`; false when it cannot be watched. */
-export function watchLazyThenable(thenable: object, observer: ResultObserver): boolean {
-  return lazyThenables.watch(thenable, observer);
+const cancelables = new ClassMethodWatch(['then', 'catch', 'finally'], (original, take, key) => {
+  return {
+    [key](this: object, ...args: unknown[]): unknown {
+      const observer = take(this);
+      // The caller reacts now, so ours marks nothing handled that would not be.
+      if (observer !== undefined) observeNow(this as PromiseLike<unknown>, observer);
+      return Reflect.apply(original, this, args);
+    },
+  }[key as string]!;
+});
+
+/** Watches a thenable that is not a native promise; false when it cannot be watched. */
+export function watchThenable(thenable: object, observer: ResultObserver): boolean {
+  return (isPCancelable(thenable) ? cancelables : lazyThenables).watch(thenable, observer);
+}
+
+function isPCancelable(value: object): boolean {
+  return className(value) === 'PCancelable' && typeof read(value, 'cancel') === 'function';
 }
 
 /** The caller's callback, after the call's outcome is noted; a missing one passes the value on, as `then` would. */

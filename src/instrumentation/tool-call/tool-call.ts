@@ -14,7 +14,7 @@ import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { eagerThenable, isPlainPromise, observeNow, observeWhenCallerDoes } from './promise-watch';
-import { watchLazyThenable } from './thenable-watch';
+import { watchThenable } from './thenable-watch';
 import type { ResultObserver } from './result-observer';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
 
@@ -119,11 +119,10 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         observeNow(thenable, this);
         return result;
       }
-      // Any other thenable may be lazy: a query builder (knex, drizzle, Prisma) runs its query
-      // each time `then` is called, so it is watched through its caller's `then`, or its span
-      // ends here, as the call returns.
+      // Any other thenable is watched through its caller (a query builder runs its query each
+      // time `then` is called), or its span ends here, as the call returns.
       if (isThenable(result)) {
-        if (!watchLazyThenable(result, this)) this.succeed(undefined);
+        if (!watchThenable(result, this)) this.succeed(undefined);
         return result;
       }
       if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
