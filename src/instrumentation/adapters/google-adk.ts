@@ -68,6 +68,8 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         classifyResult: (result) => classifyAdkResult(result, toolContext),
         // ADK records no exception on its span; the one recorded is the real error, noted first.
         recordExceptionOnFrameworkSpan: true,
+        // ADK's function-call handling awaits every runAsync it starts.
+        frameworkHandlesResult: true,
       },
     );
   };

@@ -58,6 +58,8 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         args: toolCall.toolKwargs,
       },
       () => original.apply(this, args),
+      // AgentWorkflow awaits every callTool it makes.
+      { frameworkHandlesResult: true },
     );
   };
 }

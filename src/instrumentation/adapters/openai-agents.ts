@@ -97,7 +97,11 @@ function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): Any
         args: input,
       },
       () => context.with(context.active().setValue(ATTEMPT_KEY, attempt), () => original.apply(this, args)),
-      { classifyResult: (result) => classifyResult(result, tool, reportsExecution, attempt.executed) },
+      {
+        classifyResult: (result) => classifyResult(result, tool, reportsExecution, attempt.executed),
+        // The runner awaits every function tool it invokes.
+        frameworkHandlesResult: true,
+      },
     );
   };
 }
