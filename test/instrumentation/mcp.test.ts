@@ -217,10 +217,9 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
           // An isError result is tool_error by the MCP conventions; the handler's own error is the detail.
           fixedErrorType: 'tool_error',
           // An Error known by nothing but its class name is weaker evidence than the isError result
-          // the SDK makes of it (the evidence order), so the result's tool_error stands.
-          differences: {
-            'plain Error': { detailType: undefined, kind: 'tool_error', message: 'tool_error: tool_error' },
-          },
+          // the SDK makes of it (the evidence order), so the result's tool_error stands; the
+          // status keeps the handler's (redacted) message.
+          differences: { 'plain Error': { detailType: undefined, kind: 'tool_error' } },
           async call(tool) {
             if (!current)
               server.registerTool(

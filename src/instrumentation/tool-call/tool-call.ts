@@ -176,10 +176,14 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
-      if (classification) {
-        this.mark(classification, undefined, true);
-        if (this.options.errorResultType !== undefined && this.role === 'owner') this.markErrorResult();
-      }
+      // On a span of ours, an error result's `error.type` is the protocol's (MCP: `tool_error`).
+      if (classification)
+        this.mark(
+          classification,
+          undefined,
+          true,
+          this.role === 'owner' ? this.options.errorResultType : undefined,
+        );
       // The conventions record the result of a successful call only.
       else if (this.config.captureResults && result !== undefined) {
         this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
@@ -229,11 +233,13 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   /**
    * Writes the classification unless the span already holds one from stronger or equal evidence.
    * A nested call's failure waits in `marks.nested` until the outermost call fails too.
+   * `fixedErrorType`: see `markSpanFailed`; written whichever classification stands.
    */
   private mark(
     classification: ToolErrorClassification,
     message: string | undefined,
     failsCall: boolean,
+    fixedErrorType?: string,
   ): void {
     // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
     if (!this.span.isRecording()) return;
@@ -247,26 +253,27 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
       }
       return;
     }
-    this.write(classification, message);
+    let changed = this.keep(classification, message);
     if (failsCall && marks.nested) {
-      this.write(marks.nested.classification, marks.nested.message);
+      changed = this.keep(marks.nested.classification, marks.nested.message) || changed;
       marks.nested = undefined;
     }
+    if (changed || fixedErrorType !== undefined)
+      markSpanFailed(this.span, marks.classification!, marks.message, fixedErrorType);
   }
 
-  private write(classification: ToolErrorClassification, message: string | undefined): void {
-    const previous = this.marks.classification;
-    if (previous && !isStrongerEvidence(classification.evidence, previous.evidence)) return;
-    this.marks.classification = classification;
-    this.marks.message = message;
-    markSpanFailed(this.span, classification, message);
-  }
-
-  /** The call returned an error result: `error.type` is the protocol's, the finer type is kept beside it. */
-  private markErrorResult(): void {
-    const { classification, message } = this.marks;
-    if (classification && this.span.isRecording())
-      markSpanFailed(this.span, classification, message, this.options.errorResultType);
+  /**
+   * Keeps the classification if its evidence is stronger than the span's; whether it did. A
+   * returned error result brings no text: the text of the error noted before it stays (an MCP
+   * server handler's own error, which the SDK turns into that result).
+   */
+  private keep(classification: ToolErrorClassification, message: string | undefined): boolean {
+    const marks = this.marks;
+    if (marks.classification && !isStrongerEvidence(classification.evidence, marks.classification.evidence))
+      return false;
+    marks.classification = classification;
+    if (message !== undefined) marks.message = message;
+    return true;
   }
 
   private finish(outcome: ToolCallOutcome): void {
