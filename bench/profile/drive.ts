@@ -12,7 +12,8 @@ import { minimalWrapper } from '../wrapper';
  * `node --cpu-prof -r tsx/cjs bench/profile/drive.ts <path>` shows where its time goes; summarise
  * the profile with bench/profile/summary.ts. (`-r tsx/cjs`: under `--import tsx` the loader's
  * thread writes its own profile over the main one.) Paths: `mcp-success`, `mcp-failure`
- * (MCP `callTool` over InMemoryTransport, client and server instrumented), `mcp-bare-success`,
+ * (MCP `callTool` over InMemoryTransport, client and server instrumented), `mcp-client-success`,
+ * `mcp-client-failure` (the client side only), `mcp-bare-success`,
  * `mcp-bare-failure` (no instrumentation), `tool-success`, `tool-failure` (`instrumentTool`),
  * `minimal-success`, `minimal-failure` (a hand-written span wrapper). Build the bundle first
  * (`npm run bench -- wrapper` does). `PROFILE_SECONDS` (default 5), `PROFILE_YIELD=1` lets the
@@ -25,14 +26,21 @@ const load = createRequire(__filename);
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
 const UPSTREAM_ERROR = Object.assign(new Error('Request failed with status code 503'), { status: 503 });
 
-async function mcpCall(instrumented: boolean, fails: boolean): Promise<() => Promise<unknown>> {
+type McpSides = 'both' | 'client' | 'none';
+
+async function mcpCall(sides: McpSides, fails: boolean): Promise<() => Promise<unknown>> {
   const { provider } = dropProvider();
   trace.setGlobalTracerProvider(provider);
-  if (instrumented) new ToolInstrumentation().setTracerProvider(provider);
+  if (sides !== 'none') new ToolInstrumentation().setTracerProvider(provider);
   const { Client } = load('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof ClientType };
   const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js') as {
     McpServer: typeof McpServerType;
   };
+  if (sides === 'client') {
+    const { Server } = load('@modelcontextprotocol/sdk/server/index.js') as { Server: { prototype: object } };
+    unwrap(Server.prototype, 'setRequestHandler');
+    unwrap(McpServer.prototype, 'executeToolHandler');
+  }
   const { InMemoryTransport } = load('@modelcontextprotocol/sdk/inMemory.js');
   const server = new McpServer({ name: 'profile-server', version: '1.0.0' });
   server.registerTool('get_weather', { inputSchema: { city: z.string() } }, async ({ city }) => {
@@ -43,6 +51,14 @@ async function mcpCall(instrumented: boolean, fails: boolean): Promise<() => Pro
   const client = new Client({ name: 'profile-client', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return () => client.callTool({ name: 'get_weather', arguments: { city: 'Paris' } });
+}
+
+/** Puts back a shimmer-wrapped method's original. */
+function unwrap(target: object, key: string): void {
+  const methods = target as Record<string, { __original?: unknown } | undefined>;
+  const original = methods[key]?.__original;
+  if (typeof original !== 'function') throw new Error(`${key} is not wrapped`);
+  Reflect.set(target, key, original);
 }
 
 function toolCall(instrumented: boolean, fails: boolean): () => Promise<unknown> {
@@ -61,7 +77,8 @@ async function main(): Promise<void> {
   const path = process.argv[2] ?? '';
   const [kind, ...rest] = path.split('-');
   const fails = rest.at(-1) === 'failure';
-  const call = kind === 'mcp' ? await mcpCall(rest[0] !== 'bare', fails) : toolCall(kind === 'tool', fails);
+  const sides = ({ bare: 'none', client: 'client' } as const)[rest[0]] ?? 'both';
+  const call = kind === 'mcp' ? await mcpCall(sides, fails) : toolCall(kind === 'tool', fails);
   const until = Date.now() + SECONDS * 1000;
   let calls = 0;
   let cpuMark = process.cpuUsage();
