@@ -23,6 +23,14 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('results the wrapper watches without changing them', () => {
   const bed = useTestBed();
 
+  /** Once the event loop has turned: the span ended failed, with this `error.type`. */
+  async function expectFailedSpan(name: string, errorType: string): Promise<void> {
+    await settle();
+    const span = bed.tracing.span(name);
+    expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).to.equal(errorType);
+  }
+
   describe('thenables', () => {
     it("got 14's PCancelable that fails with 500: a failed span, its cancel() and on() kept", async () => {
       let made: ReturnType<typeof got> | undefined;
@@ -39,10 +47,7 @@ describe('results the wrapper watches without changing them', () => {
       expect(Object.keys(returned).sort()).to.deep.equal(Object.keys(got(`${bed.server.url}/ok`)).sort());
       const err = await returned.catch((e: unknown) => e);
       expect((err as { name?: string }).name).to.equal('HTTPError');
-      await settle();
-      const span = bed.tracing.span('execute_tool got_tool');
-      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
-      expect(span.attributes['error.type']).to.equal('500');
+      await expectFailedSpan('execute_tool got_tool', '500');
     });
 
     it('a PCancelable the caller cancels is still cancelable and rejects with its CancelError', async () => {
@@ -116,10 +121,7 @@ describe('results the wrapper watches without changing them', () => {
       );
       expect((err as { status?: number }).status).to.equal(503);
       expect(bed.server.requestCount(), 'sent once').to.equal(before + 1);
-      await settle();
-      const span = bed.tracing.span('execute_tool superagent_tool');
-      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
-      expect(span.attributes['error.type']).to.equal('503');
+      await expectFailedSpan('execute_tool superagent_tool', '503');
     });
 
     it('a request that succeeds ends its span OK when the response arrives', async () => {
@@ -200,10 +202,7 @@ describe('results the wrapper watches without changing them', () => {
       })().catch((e: unknown) => e);
       expect(seen).to.deep.equal(['one', 'two']);
       expect(err).to.be.instanceOf(OpenAI.APIError);
-      await settle();
-      const span = bed.tracing.span('execute_tool stream_fail');
-      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
-      expect(span.attributes['error.type']).to.equal('APIError');
+      await expectFailedSpan('execute_tool stream_fail', 'APIError');
     });
 
     it('a stream read to its end ends its span OK then, not when the call returns', async () => {

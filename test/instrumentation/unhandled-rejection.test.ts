@@ -40,6 +40,21 @@ function runApp(node: string, env: Record<string, string>): Promise<Run> {
 }
 
 /**
+ * The app with and without the package: the same exit code (1, the crash, with no listener) and
+ * the same stdout.
+ */
+async function runBoth(node: string, env: Record<string, string>): Promise<[Run, Run]> {
+  const [bare, instrumented] = await Promise.all([
+    runApp(node, { ...env, WITH_PACKAGE: '0' }),
+    runApp(node, { ...env, WITH_PACKAGE: '1' }),
+  ]);
+  expect(bare.code).to.equal(env.LISTENER === '1' ? 0 : 1);
+  expect(instrumented.code).to.equal(bare.code);
+  expect(instrumented.stdout).to.equal(bare.stdout);
+  return [bare, instrumented];
+}
+
+/**
  * A tool called fire-and-forget whose promise rejects: the app must see the same
  * `unhandledRejection` (the crash with no listener, the listener's call with the same promise
  * object otherwise) with the package as without it.
@@ -59,14 +74,7 @@ describe('unhandled rejections are the app’s, with or without the package (chi
     for (const shape of ['later', 'async']) {
       for (const listener of ['0', '1']) {
         it(`${shape} rejection, ${listener === '1' ? 'a listener' : 'no listener'} (${node === process.execPath ? 'this Node' : node})`, async () => {
-          const env = { SHAPE: shape, LISTENER: listener };
-          const [bare, instrumented] = await Promise.all([
-            runApp(node, { ...env, WITH_PACKAGE: '0' }),
-            runApp(node, { ...env, WITH_PACKAGE: '1' }),
-          ]);
-          expect(bare.code).to.equal(listener === '1' ? 0 : 1);
-          expect(instrumented.code).to.equal(bare.code);
-          expect(instrumented.stdout).to.equal(bare.stdout);
+          const [bare, instrumented] = await runBoth(node, { SHAPE: shape, LISTENER: listener });
           expect(instrumented.stderr).to.equal(bare.stderr);
           if (listener === '1') {
             expect(bare.stdout).to.match(/listener: .*boom, same promise: true/);
@@ -101,13 +109,7 @@ describe('unhandled rejections are the app’s, with or without the package (chi
     it(`got's PCancelable called fire-and-forget that fails with 500: the same unhandledRejection (${node === process.execPath ? 'this Node' : node})`, async () => {
       for (const listener of ['0', '1']) {
         const env = { SHAPE: 'got', LISTENER: listener, FAILING_URL: failingUrl };
-        const [bare, instrumented] = await Promise.all([
-          runApp(node, { ...env, WITH_PACKAGE: '0' }),
-          runApp(node, { ...env, WITH_PACKAGE: '1' }),
-        ]);
-        expect(bare.code).to.equal(listener === '1' ? 0 : 1);
-        expect(instrumented.code).to.equal(bare.code);
-        expect(instrumented.stdout).to.equal(bare.stdout);
+        const [bare, instrumented] = await runBoth(node, env);
         if (listener === '1') expect(bare.stdout).to.match(/listener: Request failed with status code 500/);
         // The crash prints the error with got's timings, which differ from run to run.
         else expect(instrumented.stderr).to.match(/HTTPError: Request failed with status code 500/);
