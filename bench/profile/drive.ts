@@ -13,7 +13,8 @@ import { minimalWrapper } from '../wrapper';
  * the profile with bench/profile/summary.ts. (`-r tsx/cjs`: under `--import tsx` the loader's
  * thread writes its own profile over the main one.) Paths: `mcp-success`, `mcp-failure`
  * (MCP `callTool` over InMemoryTransport, client and server instrumented), `mcp-client-success`,
- * `mcp-client-failure` (the client side only), `mcp-bare-success`,
+ * `mcp-client-failure` (the client side only), `mcp-openllmetry-success`, `mcp-openllmetry-failure`
+ * (OpenLLMetry's MCP instrumentation instead, the like-for-like peer of the client side), `mcp-bare-success`,
  * `mcp-bare-failure` (no instrumentation), `tool-success`, `tool-failure` (`instrumentTool`),
  * `minimal-success`, `minimal-failure` (a hand-written span wrapper). Build the bundle first
  * (`npm run bench -- wrapper` does). `PROFILE_SECONDS` (default 5), `PROFILE_YIELD=1` lets the
@@ -26,13 +27,21 @@ const load = createRequire(__filename);
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
 const UPSTREAM_ERROR = Object.assign(new Error('Request failed with status code 503'), { status: 503 });
 
-type McpSides = 'both' | 'client' | 'none';
+type McpSides = 'both' | 'client' | 'openllmetry' | 'none';
 
 async function mcpCall(sides: McpSides, fails: boolean): Promise<() => Promise<unknown>> {
   const { provider } = dropProvider();
   trace.setGlobalTracerProvider(provider);
-  if (sides !== 'none') new ToolInstrumentation().setTracerProvider(provider);
+  if (sides === 'both' || sides === 'client') new ToolInstrumentation().setTracerProvider(provider);
   const { Client } = load('@modelcontextprotocol/sdk/client/index.js') as { Client: typeof ClientType };
+  if (sides === 'openllmetry') {
+    const { McpInstrumentation } = load(
+      '@traceloop/instrumentation-mcp',
+    ) as typeof import('@traceloop/instrumentation-mcp');
+    const peer = new McpInstrumentation({ traceContent: false });
+    peer.setTracerProvider(provider);
+    peer.manuallyInstrument({ Client });
+  }
   const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js') as {
     McpServer: typeof McpServerType;
   };
@@ -77,7 +86,7 @@ async function main(): Promise<void> {
   const path = process.argv[2] ?? '';
   const [kind, ...rest] = path.split('-');
   const fails = rest.at(-1) === 'failure';
-  const sides = ({ bare: 'none', client: 'client' } as const)[rest[0]] ?? 'both';
+  const sides = ({ bare: 'none', client: 'client', openllmetry: 'openllmetry' } as const)[rest[0]] ?? 'both';
   const call = kind === 'mcp' ? await mcpCall(sides, fails) : toolCall(kind === 'tool', fails);
   const until = Date.now() + SECONDS * 1000;
   let calls = 0;
