@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
-import { satisfies } from 'semver';
 import { z } from 'zod';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import {
@@ -17,6 +14,7 @@ import {
   type ConformanceTool,
 } from '../helpers/adapter-conformance';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { patchAlias } from '../helpers/patch-alias';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
 
@@ -35,32 +33,6 @@ function loadPatchedV1Files(): void {
 }
 
 type Any = any;
-
-/**
- * An npm alias is not the package name require-in-the-middle hooks, so the instrumentation's own
- * patch of `name` (a package, or a file of one) is applied to the alias's `exports` by hand, after
- * the check require-in-the-middle makes: the adapter's range takes the alias's version.
- */
-function patchAlias(
-  instrumentation: ToolInstrumentation,
-  alias: string,
-  name: string,
-  exports: unknown,
-): Any {
-  const packageJson = join(__dirname, '../../node_modules', alias, 'package.json');
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-  const hooks = instrumentation
-    .getModuleDefinitions()
-    .flatMap((definition) => [definition, ...definition.files])
-    .filter((hook) => hook.name === name);
-  expect(hooks).to.have.length(1);
-  expect(
-    hooks[0]!.supportedVersions.some((range) => satisfies(version, range)),
-    `${name} ${version} in ${hooks[0]!.supportedVersions}`,
-  ).to.equal(true);
-  hooks[0]!.patch!(exports, version);
-  return exports;
-}
 
 interface Sdk {
   label: string;
