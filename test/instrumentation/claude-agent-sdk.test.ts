@@ -28,7 +28,6 @@ import { runNode, type NodeRun } from '../helpers/run-node';
  */
 
 const FIXTURE = join(__dirname, 'fixtures', 'claude-agent.mjs');
-const LOWEST = join(__dirname, '..', '..', 'test-compat', 'claude-agent-sdk-lowest');
 const SPAN_STATUS_ERROR = 2;
 const SPAN_STATUS_UNSET = 0;
 
@@ -98,26 +97,25 @@ const EXPECTED_OUTPUT = [
   'interrupt: done',
 ];
 
-/** An installed copy of the SDK: the node arguments that make the app import it, and its version. */
+/** An installed copy of the SDK: its version, and the folder whose node_modules has it (else the root's). */
 interface SdkCopy {
   version: string;
-  nodeArgs: string[];
-  env: Record<string, string>;
+  folder?: string;
 }
 
 const SDK_COPIES: SdkCopy[] = [
-  { version: '0.3.332', nodeArgs: [], env: {} },
-  // The lowest supported, nested under test-compat/claude-agent-sdk-lowest (see its package.json).
-  {
-    version: '0.3.330',
-    nodeArgs: ['--import', join(__dirname, 'fixtures', 'claude-agent-sdk-from.mjs')],
-    env: { CLAUDE_AGENT_SDK_FROM: LOWEST },
-  },
+  { version: '0.3.332' },
+  // The lowest supported (see test-compat/claude-agent-sdk-lowest/package.json).
+  { version: '0.3.330', folder: join(__dirname, '..', '..', 'test-compat', 'claude-agent-sdk-lowest') },
 ];
 
 for (const copy of SDK_COPIES) describeClaudeAgentSdk(copy);
 
-function describeClaudeAgentSdk({ version, nodeArgs, env: copyEnv }: SdkCopy): void {
+function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
+  // The app imports the SDK by its name; a hook makes that name resolve from `folder`.
+  const nodeArgs = folder ? ['--import', join(__dirname, 'fixtures', 'claude-agent-sdk-from.mjs')] : [];
+  const copyEnv: Record<string, string> = folder ? { CLAUDE_AGENT_SDK_FROM: folder } : {};
+
   describe(`Claude Agent SDK adapter (real SDK ${version} and its CLI, fake Messages API, the register)`, function () {
     this.timeout(180_000);
     let bundles: RegisterBundles;
@@ -130,11 +128,9 @@ function describeClaudeAgentSdk({ version, nodeArgs, env: copyEnv }: SdkCopy): v
     let spans: ReceivedSpan[];
 
     before(async () => {
-      const root = copyEnv.CLAUDE_AGENT_SDK_FROM ?? join(__dirname, '..', '..');
+      const root = folder ?? join(__dirname, '..', '..');
       const packageJson = join(root, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'package.json');
-      expect((JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version).to.equal(
-        version,
-      );
+      expect(JSON.parse(readFileSync(packageJson, 'utf8')).version).to.equal(version);
       home = mkdtempSync(join(tmpdir(), 'claude-agent-'));
       const calls = script(home);
       bundles = await buildRegisterBundles();

@@ -175,51 +175,46 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
     const { parent } = await runTool('fetch_path', { path: '/500' });
     expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type: '500' });
   });
-});
 
-describe('LlamaIndex adapter: @llamaindex/workflow 1.1.24 with core 0.6.22, the lowest supported', () => {
-  const bed = useAdapterTestBed();
-  let llama: LlamaIndex;
-  let tools: BaseToolWithCall[];
+  // The same instrumentation as above: each one made leaves module hooks behind that slow every
+  // later require of the suite.
+  describe('@llamaindex/workflow 1.1.24 with core 0.6.22, the lowest supported', () => {
+    let lowest: LlamaIndex;
+    let lowestTools: BaseToolWithCall[];
 
-  before(async function () {
-    this.timeout(180_000);
-    // The local package test-compat/llamaindex-lowest nests this copy under its own node_modules
-    // (an npm alias at the root could not: 1.1.24 pins core 0.6.22 as a peer). Installed under its
-    // real name, require-in-the-middle patches it like any app's copy, by its own version.
-    // @llamaindex/env then warns that llamaindex was already imported: harmless here, each block
-    // builds its agents, tools and model from one copy.
-    const root = dirname(load.resolve('llamaindex-lowest/package.json'));
-    const versionOf = (name: string) =>
-      (
-        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
-          version: string;
-        }
-      ).version;
-    expect([versionOf('@llamaindex/workflow'), versionOf('@llamaindex/core')]).to.deep.equal([
-      '1.1.24',
-      '0.6.22',
-    ]);
-    llama = loadLlamaIndex(createRequire(join(root, 'package.json')));
-    tools = [fetchPathTool(llama, () => bed.server.url)];
-  });
-
-  const run = (path: string) => runAgent(llama, bed.tracer, tools, 'fetch_path', { path });
-  const toolSpan = (parent: Span) =>
-    expectExecuteToolSpan(bed.tracing, 'fetch_path', parent, { 'gen_ai.tool.call.id': 'call_1' });
-
-  for (const status of [500, 503]) {
-    it(`a tool failing on a real HTTP ${status}: error.type=${status}, status ERROR; the model still gets the error text`, async () => {
-      const { parent, toolResult } = await run(`/${status}`);
-      expect(toolResult).to.include({ isError: true });
-      expect(String(toolResult?.result)).to.include(`GET /${status} failed`);
-      expect(errorOf(toolSpan(parent))).to.deep.equal(executedFailure(String(status), 'transient'));
+    before(async function () {
+      this.timeout(180_000);
+      // The local package test-compat/llamaindex-lowest nests this copy under its own node_modules
+      // (an npm alias at the root could not: 1.1.24 pins core 0.6.22 as a peer). Installed under its
+      // real name, require-in-the-middle patches it like any app's copy, by its own version.
+      // @llamaindex/env then warns that llamaindex was already imported: harmless here, each copy's
+      // agents are built from its own tools and model.
+      const root = dirname(load.resolve('llamaindex-lowest/package.json'));
+      const versionOf = (name: string): string =>
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+      expect(versionOf('@llamaindex/workflow')).to.equal('1.1.24');
+      expect(versionOf('@llamaindex/core')).to.equal('0.6.22');
+      lowest = loadLlamaIndex(createRequire(join(root, 'package.json')));
+      lowestTools = [fetchPathTool(lowest, () => bed.server.url)];
     });
-  }
 
-  it('a success stays unmarked', async () => {
-    const { parent, toolResult } = await run('/ok');
-    expect(toolResult?.isError).to.equal(false);
-    expect(errorOf(toolSpan(parent)).type).to.equal(undefined);
+    const run = (path: string) => runAgent(lowest, bed.tracer, lowestTools, 'fetch_path', { path });
+
+    for (const status of [500, 503]) {
+      it(`a tool failing on a real HTTP ${status}: error.type=${status}, status ERROR; the model still gets the error text`, async () => {
+        const { parent, toolResult } = await run(`/${status}`);
+        expect(toolResult).to.include({ isError: true });
+        expect(String(toolResult?.result)).to.include(`GET /${status} failed`);
+        expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal(
+          executedFailure(String(status), 'transient'),
+        );
+      });
+    }
+
+    it('a success stays unmarked', async () => {
+      const { parent, toolResult } = await run('/ok');
+      expect(toolResult?.isError).to.equal(false);
+      expect(errorOf(toolSpan('fetch_path', parent)).type).to.equal(undefined);
+    });
   });
 });
