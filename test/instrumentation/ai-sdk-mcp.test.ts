@@ -9,11 +9,13 @@ import { expect } from 'chai';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { patchAlias } from '../helpers/patch-alias';
 import { errorOf } from '../helpers/tool-failures';
 
 // @ai-sdk/mcp 2.x (with ai 7) is installed under its name; 1.x (with ai 6) under the alias
-// `ai-sdk-mcp-v1`, which require-in-the-middle does not hook: the adapter's patch is applied to
-// that copy's exports by hand.
+// `ai-sdk-mcp-v1`, and the lowest of each line (1.0.0, 2.0.0) under `ai-sdk-mcp-v1-lowest` and
+// `ai-sdk-mcp-lowest`. require-in-the-middle does not hook an alias: the adapter's patch is applied
+// to those copies' exports by hand.
 const load = createRequire(__filename);
 
 type Any = Record<string, any>;
@@ -62,11 +64,9 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
     await tracing.shutdown();
   });
 
-  /** The adapter's patch applied by hand, for a copy installed under another name. */
-  function patchedByHand(exports: unknown, version: string): Any {
-    const definition = instrumentation.getModuleDefinitions().find((d) => d.name === '@ai-sdk/mcp');
-    return definition!.patch!(exports, version) as Any;
-  }
+  /** The adapter's patch applied by hand to the copy installed as `alias`. */
+  const patchedByHand = (alias: string) =>
+    patchAlias(instrumentation, alias, '@ai-sdk/mcp', load(alias)) as Any;
 
   const clientSpan = (name: string) => {
     const span = tracing.span(`tools/call ${name}`);
@@ -80,9 +80,12 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
     return span;
   };
 
-  for (const [title, loadMcp] of [
-    ['2.x (hooked by name)', () => load('@ai-sdk/mcp') as Any],
-    ['1.x', () => patchedByHand(load('ai-sdk-mcp-v1'), '1.0.102')],
+  // The third item: whether the client keeps the protocol version it agreed on (1.0.0's does not).
+  for (const [title, loadMcp, knowsProtocolVersion] of [
+    ['2.x latest (hooked by name)', () => load('@ai-sdk/mcp') as Any, true],
+    ['2.0.0, the lowest 2.x', () => patchedByHand('ai-sdk-mcp-lowest'), true],
+    ['1.x latest', () => patchedByHand('ai-sdk-mcp-v1'), true],
+    ['1.0.0, the lowest 1.x', () => patchedByHand('ai-sdk-mcp-v1-lowest'), false],
   ] as const) {
     describe(`${title}: the tools of client.tools() called directly`, () => {
       let client: Any;
@@ -108,7 +111,9 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
           status: SpanStatusCode.ERROR,
         });
         expect(span.attributes['mcp.session.id']).to.be.a('string');
-        expect(span.attributes['mcp.protocol.version']).to.be.a('string');
+        expect(span.attributes['mcp.protocol.version']).to.be.a(
+          knowsProtocolVersion ? 'string' : 'undefined',
+        );
       });
 
       it('sends the trace context in params._meta', async () => {
@@ -198,7 +203,7 @@ describe('@ai-sdk/mcp adapter (createMCPClient against a real MCP server over St
     it('ai 6 with telemetry on: its ai.toolCall span gets the MCP attributes and the failure; no tools/call span', async () => {
       const ai = load('ai');
       const { MockLanguageModelV3 } = load('ai/test');
-      const { createMCPClient } = patchedByHand(load('ai-sdk-mcp-v1'), '1.0.102');
+      const { createMCPClient } = patchedByHand('ai-sdk-mcp-v1');
       const client = await createMCPClient({ transport: { type: 'http', url: mcpServer.url } });
       const agent = tracing.tracer.startSpan('agent');
       try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -97,176 +97,200 @@ const EXPECTED_OUTPUT = [
   'interrupt: done',
 ];
 
-describe('Claude Agent SDK adapter (real SDK and CLI, fake Messages API, the register)', function () {
-  this.timeout(180_000);
-  let bundles: RegisterBundles;
-  let flaky: FlakyServer;
-  let api: FakeAnthropicApi;
-  let receiver: OtlpJsonReceiver;
-  let home: string;
-  let plain: NodeRun;
-  let registered: NodeRun;
-  let spans: ReceivedSpan[];
+/** An installed copy of the SDK: its version, and the folder whose node_modules has it (else the root's). */
+interface SdkCopy {
+  version: string;
+  folder?: string;
+}
 
-  before(async () => {
-    home = mkdtempSync(join(tmpdir(), 'claude-agent-'));
-    const calls = script(home);
-    bundles = await buildRegisterBundles();
-    flaky = await startFlakyServer();
-    receiver = await startOtlpJsonReceiver();
-    // The agent's requests offer Bash; the step is the number of turns the agent has taken.
-    api = await startFakeAnthropicApi(
-      (request) => request.tools?.some((tool) => tool.name === 'Bash') ?? false,
-      (request: MessagesRequest) => {
-        const step = request.messages.filter((message) => message.role === 'assistant').length;
-        if (JSON.stringify(request.messages[0]).includes('wait for it')) {
-          return [step === 0 ? SLEEP : { type: 'text', text: 'stopped' }];
-        }
-        return [calls[step] ?? { type: 'text', text: 'all checked' }];
-      },
-    );
-    const env = {
-      FLAKY_URL: flaky.url,
-      AGENT_CWD: home,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    };
-    plain = await runNode([], FIXTURE, env);
-    registered = await runNode(['--import', bundles.esm], FIXTURE, {
-      ...env,
-      OTEL_SERVICE_NAME: 'claude-agent-test',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_BSP_SCHEDULE_DELAY: '50',
+const SDK_COPIES: SdkCopy[] = [
+  { version: '0.3.332' },
+  // The lowest supported (see test-compat/claude-agent-sdk-lowest/package.json).
+  { version: '0.3.330', folder: join(__dirname, '..', '..', 'test-compat', 'claude-agent-sdk-lowest') },
+];
+
+for (const copy of SDK_COPIES) describeClaudeAgentSdk(copy);
+
+function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
+  // The app imports the SDK by its name; a hook makes that name resolve from `folder`.
+  const nodeArgs = folder ? ['--import', join(__dirname, 'fixtures', 'claude-agent-sdk-from.mjs')] : [];
+  const copyEnv: Record<string, string> = folder ? { CLAUDE_AGENT_SDK_FROM: folder } : {};
+
+  describe(`Claude Agent SDK adapter (real SDK ${version} and its CLI, fake Messages API, the register)`, function () {
+    this.timeout(180_000);
+    let bundles: RegisterBundles;
+    let flaky: FlakyServer;
+    let api: FakeAnthropicApi;
+    let receiver: OtlpJsonReceiver;
+    let home: string;
+    let plain: NodeRun;
+    let registered: NodeRun;
+    let spans: ReceivedSpan[];
+
+    before(async () => {
+      const root = folder ?? join(__dirname, '..', '..');
+      const packageJson = join(root, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'package.json');
+      expect(JSON.parse(readFileSync(packageJson, 'utf8')).version).to.equal(version);
+      home = mkdtempSync(join(tmpdir(), 'claude-agent-'));
+      const calls = script(home);
+      bundles = await buildRegisterBundles();
+      flaky = await startFlakyServer();
+      receiver = await startOtlpJsonReceiver();
+      // The agent's requests offer Bash; the step is the number of turns the agent has taken.
+      api = await startFakeAnthropicApi(
+        (request) => request.tools?.some((tool) => tool.name === 'Bash') ?? false,
+        (request: MessagesRequest) => {
+          const step = request.messages.filter((message) => message.role === 'assistant').length;
+          if (JSON.stringify(request.messages[0]).includes('wait for it')) {
+            return [step === 0 ? SLEEP : { type: 'text', text: 'stopped' }];
+          }
+          return [calls[step] ?? { type: 'text', text: 'all checked' }];
+        },
+      );
+      const env = {
+        ...copyEnv,
+        FLAKY_URL: flaky.url,
+        AGENT_CWD: home,
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'sk-ant-test',
+        HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      };
+      plain = await runNode(nodeArgs, FIXTURE, env);
+      registered = await runNode(['--import', bundles.esm, ...nodeArgs], FIXTURE, {
+        ...env,
+        OTEL_SERVICE_NAME: 'claude-agent-test',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_METRICS_EXPORTER: 'none',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      });
+      spans = receiver.spans();
     });
-    spans = receiver.spans();
-  });
-  after(async () => {
-    await receiver?.close();
-    await api?.close();
-    await flaky?.close();
-    bundles?.dispose();
-    if (home) rmSync(home, { recursive: true, force: true });
-  });
+    after(async () => {
+      await receiver?.close();
+      await api?.close();
+      await flaky?.close();
+      bundles?.dispose();
+      if (home) rmSync(home, { recursive: true, force: true });
+    });
 
-  it("leaves the app's output unchanged: the same messages, in order, from the SDK's own iterator", () => {
-    expect(plain.code, plain.stderr).to.equal(0);
-    expect(plain.stdout.trimEnd().split('\n')).to.deep.equal(EXPECTED_OUTPUT);
-    expect(registered).to.deep.equal(plain);
-  });
+    it("leaves the app's output unchanged: the same messages, in order, from the SDK's own iterator", () => {
+      expect(plain.code, plain.stderr).to.equal(0);
+      expect(plain.stdout.trimEnd().split('\n')).to.deep.equal(EXPECTED_OUTPUT);
+      expect(registered).to.deep.equal(plain);
+    });
 
-  function toolSpan(callId: string): ReceivedSpan {
-    const found = spans.filter((span) => span.attributes['gen_ai.tool.call.id'] === callId);
-    expect(found, `spans: ${JSON.stringify(spans.map((span) => span.name))}`).to.have.length(1);
-    return found[0]!;
-  }
-
-  function errorOf(span: ReceivedSpan) {
-    return {
-      name: span.name,
-      type: span.attributes['error.type'],
-      kind: span.attributes['tool.error_kind'],
-      executed: span.attributes['tool.error_executed'],
-      status: span.statusCode,
-    };
-  }
-
-  it('one execute_tool span per call, a child of the span active around query()', () => {
-    const run = spans.filter((span) => span.name === 'agent run');
-    expect(run).to.have.length(1);
-    const tools = spans.filter(
-      (span) =>
-        span.attributes['gen_ai.operation.name'] === 'execute_tool' &&
-        span.attributes['gen_ai.tool.call.id'] !== 'toolu_sleep',
-    );
-    expect(tools.map((span) => span.name)).to.have.members([
-      'execute_tool Bash',
-      'execute_tool Read',
-      'execute_tool Write',
-      'execute_tool mcp__local__fetch_status',
-      'execute_tool mcp__local__lookup',
-      'execute_tool Bash',
-    ]);
-    for (const span of tools) {
-      expect(span.traceId).to.equal(run[0]!.traceId);
-      expect(span.parentSpanId).to.equal(run[0]!.spanId);
+    function toolSpan(callId: string): ReceivedSpan {
+      const found = spans.filter((span) => span.attributes['gen_ai.tool.call.id'] === callId);
+      expect(found, `spans: ${JSON.stringify(spans.map((span) => span.name))}`).to.have.length(1);
+      return found[0]!;
     }
-  });
 
-  it('a built-in tool that failed: Bash exiting non-zero, Read of a missing file', () => {
-    expect(errorOf(toolSpan('toolu_bash_fail'))).to.deep.equal({
-      name: 'execute_tool Bash',
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SPAN_STATUS_ERROR,
-    });
-    expect(errorOf(toolSpan('toolu_read_missing'))).to.deep.equal({
-      name: 'execute_tool Read',
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SPAN_STATUS_ERROR,
-    });
-  });
+    function errorOf(span: ReceivedSpan) {
+      return {
+        name: span.name,
+        type: span.attributes['error.type'],
+        kind: span.attributes['tool.error_kind'],
+        executed: span.attributes['tool.error_executed'],
+        status: span.statusCode,
+      };
+    }
 
-  it('a call the permissions refused: not_permitted, not executed', () => {
-    expect(errorOf(toolSpan('toolu_write_denied'))).to.deep.equal({
-      name: 'execute_tool Write',
-      type: 'not_permitted',
-      kind: 'not_permitted',
-      executed: false,
-      status: SPAN_STATUS_ERROR,
+    it('one execute_tool span per call, a child of the span active around query()', () => {
+      const run = spans.filter((span) => span.name === 'agent run');
+      expect(run).to.have.length(1);
+      const tools = spans.filter(
+        (span) =>
+          span.attributes['gen_ai.operation.name'] === 'execute_tool' &&
+          span.attributes['gen_ai.tool.call.id'] !== 'toolu_sleep',
+      );
+      expect(tools.map((span) => span.name)).to.have.members([
+        'execute_tool Bash',
+        'execute_tool Read',
+        'execute_tool Write',
+        'execute_tool mcp__local__fetch_status',
+        'execute_tool mcp__local__lookup',
+        'execute_tool Bash',
+      ]);
+      for (const span of tools) {
+        expect(span.traceId).to.equal(run[0]!.traceId);
+        expect(span.parentSpanId).to.equal(run[0]!.spanId);
+      }
     });
-  });
 
-  it("an in-process tool that threw: the real error (a 503 Response as the cause), not the SDK's text", () => {
-    expect(errorOf(toolSpan('toolu_fetch_503'))).to.deep.equal({
-      name: 'execute_tool mcp__local__fetch_status',
-      type: '503',
-      kind: 'transient',
-      executed: true,
-      status: SPAN_STATUS_ERROR,
+    it('a built-in tool that failed: Bash exiting non-zero, Read of a missing file', () => {
+      expect(errorOf(toolSpan('toolu_bash_fail'))).to.deep.equal({
+        name: 'execute_tool Bash',
+        type: 'tool_error',
+        kind: 'tool_error',
+        executed: true,
+        status: SPAN_STATUS_ERROR,
+      });
+      expect(errorOf(toolSpan('toolu_read_missing'))).to.deep.equal({
+        name: 'execute_tool Read',
+        type: 'tool_error',
+        kind: 'tool_error',
+        executed: true,
+        status: SPAN_STATUS_ERROR,
+      });
     });
-  });
 
-  it('an in-process MCP tool that returned isError: tool_error, executed', () => {
-    expect(errorOf(toolSpan('toolu_lookup_503'))).to.deep.equal({
-      name: 'execute_tool mcp__local__lookup',
-      type: 'tool_error',
-      kind: 'tool_error',
-      executed: true,
-      status: SPAN_STATUS_ERROR,
+    it('a call the permissions refused: not_permitted, not executed', () => {
+      expect(errorOf(toolSpan('toolu_write_denied'))).to.deep.equal({
+        name: 'execute_tool Write',
+        type: 'not_permitted',
+        kind: 'not_permitted',
+        executed: false,
+        status: SPAN_STATUS_ERROR,
+      });
     });
-  });
 
-  it('a call the app interrupted while it ran: canceled, not executed; interrupt() still works', () => {
-    const span = toolSpan('toolu_sleep');
-    expect(errorOf(span)).to.deep.equal({
-      name: 'execute_tool Bash',
-      type: 'canceled',
-      kind: 'canceled',
-      executed: false,
-      status: SPAN_STATUS_ERROR,
+    it("an in-process tool that threw: the real error (a 503 Response as the cause), not the SDK's text", () => {
+      expect(errorOf(toolSpan('toolu_fetch_503'))).to.deep.equal({
+        name: 'execute_tool mcp__local__fetch_status',
+        type: '503',
+        kind: 'transient',
+        executed: true,
+        status: SPAN_STATUS_ERROR,
+      });
     });
-    const run = spans.filter((candidate) => candidate.name === 'agent interrupted');
-    expect(run).to.have.length(1);
-    expect(span.parentSpanId).to.equal(run[0]!.spanId);
-  });
 
-  it('a call that succeeded stays OK, with no error attributes', () => {
-    expect(errorOf(toolSpan('toolu_bash_ok'))).to.deep.equal({
-      name: 'execute_tool Bash',
-      type: undefined,
-      kind: undefined,
-      executed: undefined,
-      status: SPAN_STATUS_UNSET,
+    it('an in-process MCP tool that returned isError: tool_error, executed', () => {
+      expect(errorOf(toolSpan('toolu_lookup_503'))).to.deep.equal({
+        name: 'execute_tool mcp__local__lookup',
+        type: 'tool_error',
+        kind: 'tool_error',
+        executed: true,
+        status: SPAN_STATUS_ERROR,
+      });
+    });
+
+    it('a call the app interrupted while it ran: canceled, not executed; interrupt() still works', () => {
+      const span = toolSpan('toolu_sleep');
+      expect(errorOf(span)).to.deep.equal({
+        name: 'execute_tool Bash',
+        type: 'canceled',
+        kind: 'canceled',
+        executed: false,
+        status: SPAN_STATUS_ERROR,
+      });
+      const run = spans.filter((candidate) => candidate.name === 'agent interrupted');
+      expect(run).to.have.length(1);
+      expect(span.parentSpanId).to.equal(run[0]!.spanId);
+    });
+
+    it('a call that succeeded stays OK, with no error attributes', () => {
+      expect(errorOf(toolSpan('toolu_bash_ok'))).to.deep.equal({
+        name: 'execute_tool Bash',
+        type: undefined,
+        kind: undefined,
+        executed: undefined,
+        status: SPAN_STATUS_UNSET,
+      });
     });
   });
-});
+}

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Span } from '@opentelemetry/api';
+import { dirname, join } from 'node:path';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type * as Workflow from '@llamaindex/workflow';
 import type * as Tools from '@llamaindex/core/tools';
 import type * as Mock from '@llamaindex/core/llms/mock';
@@ -21,35 +23,89 @@ import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-fai
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
 
+/** One installed copy of LlamaIndex: the workflow package and the core parts the specs use. */
+interface LlamaIndex {
+  workflow: typeof Workflow;
+  MockLLM: typeof Mock.MockLLM;
+  tool: typeof Tools.tool;
+}
+
+function loadLlamaIndex(from: NodeJS.Require): LlamaIndex {
+  return {
+    workflow: from('@llamaindex/workflow'),
+    MockLLM: (from('@llamaindex/core/llms/mock') as typeof Mock).MockLLM,
+    tool: (from('@llamaindex/core/tools') as typeof Tools).tool,
+  };
+}
+
+/** The framework's MockLLM, calling the scripted tools on its first turn and answering after. */
+function scriptedLlm({ MockLLM }: LlamaIndex, calls: ToolCall[]) {
+  const seen: unknown[] = [];
+  class ScriptedLLM extends MockLLM {
+    private turns = 0;
+    override chat(params: LLMChatParamsStreaming): Promise<AsyncIterable<ChatResponseChunk>>;
+    override chat(params: LLMChatParamsNonStreaming): Promise<ChatResponse>;
+    override chat(
+      params: LLMChatParamsStreaming | LLMChatParamsNonStreaming,
+    ): Promise<AsyncIterable<ChatResponseChunk> | ChatResponse> {
+      if (this.turns++ === 0) return super.chat(params as LLMChatParamsStreaming);
+      seen.push(params.messages.at(-1));
+      return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
+    }
+  }
+  const llm = new ScriptedLLM({
+    timeBetweenToken: 0,
+    responseMessage: 'done',
+    mockToolCallResponse: { toolCalls: calls },
+  });
+  return { llm, seen };
+}
+
+/** Runs an agent (under a parent span) whose model calls `name(input)` once. */
+async function runAgent(
+  llama: LlamaIndex,
+  tracer: Tracer,
+  tools: BaseToolWithCall[],
+  name: string,
+  input: ToolCall['input'],
+) {
+  const { llm, seen } = scriptedLlm(llama, [{ id: 'call_1', name, input }]);
+  const agent = llama.workflow.agent({ llm, tools });
+  const { value: result, error, agent: parent } = await underAgentSpan(tracer, () => agent.run('go'));
+  const toolMessage = seen[0] as
+    { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
+  return { result, error, parent, toolResult: toolMessage?.options?.toolResult };
+}
+
+/** A tool that GETs a path on the test API and throws on a failed status, as tools do. */
+function fetchPathTool({ tool }: LlamaIndex, url: () => string) {
+  const fetchPathInput = z.object({ path: z.string() });
+  return tool({
+    name: 'fetch_path',
+    description: 'GETs a path on the test API',
+    parameters: fetchPathInput,
+    execute: async (input) => {
+      // LlamaIndex only logs a warning when the input fails the schema, so the tool checks it.
+      const { path } = fetchPathInput.parse(input);
+      const res = await fetch(url() + path);
+      if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
+      return res.text();
+    },
+  });
+}
+
 describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   const bed = useAdapterTestBed();
-  let workflow: typeof Workflow;
-  let MockLLM: typeof Mock.MockLLM;
+  let llama: LlamaIndex;
   let tools: BaseToolWithCall[];
-  let tool: typeof Tools.tool;
 
   before(async function () {
     // Loading the framework takes seconds, more on a loaded machine.
     this.timeout(180_000);
-    workflow = load('@llamaindex/workflow');
-    ({ MockLLM } = load('@llamaindex/core/llms/mock'));
-    ({ tool } = load('@llamaindex/core/tools') as typeof Tools);
-
-    const fetchPathInput = z.object({ path: z.string() });
+    llama = loadLlamaIndex(load);
     tools = [
-      tool({
-        name: 'fetch_path',
-        description: 'GETs a path on the test API',
-        parameters: fetchPathInput,
-        execute: async (input) => {
-          // LlamaIndex only logs a warning when the input fails the schema, so the tool checks it.
-          const { path } = fetchPathInput.parse(input);
-          const res = await fetch(bed.server.url + path);
-          if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
-          return res.text();
-        },
-      }),
-      tool({
+      fetchPathTool(llama, () => bed.server.url),
+      llama.tool({
         name: 'locked_file',
         description: 'Reports failure with a { success: false } result',
         parameters: z.object({}),
@@ -58,42 +114,8 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
     ];
   });
 
-  /** The framework's MockLLM, calling the scripted tools on its first turn and answering after. */
-  function scriptedLlm(calls: ToolCall[]) {
-    const seen: unknown[] = [];
-    class ScriptedLLM extends MockLLM {
-      private turns = 0;
-      override chat(params: LLMChatParamsStreaming): Promise<AsyncIterable<ChatResponseChunk>>;
-      override chat(params: LLMChatParamsNonStreaming): Promise<ChatResponse>;
-      override chat(
-        params: LLMChatParamsStreaming | LLMChatParamsNonStreaming,
-      ): Promise<AsyncIterable<ChatResponseChunk> | ChatResponse> {
-        if (this.turns++ === 0) return super.chat(params as LLMChatParamsStreaming);
-        seen.push(params.messages.at(-1));
-        return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
-      }
-    }
-    const llm = new ScriptedLLM({
-      timeBetweenToken: 0,
-      responseMessage: 'done',
-      mockToolCallResponse: { toolCalls: calls },
-    });
-    return { llm, seen };
-  }
-
-  /** Runs an agent (under a parent span) whose model calls `name(input)` once. */
-  async function runAgent(name: string, input: ToolCall['input'], agentTools = tools) {
-    const { llm, seen } = scriptedLlm([{ id: 'call_1', name, input }]);
-    const agent = workflow.agent({ llm, tools: agentTools });
-    const {
-      value: result,
-      error,
-      agent: parent,
-    } = await underAgentSpan(bed.tracing.tracer, () => agent.run('go'));
-    const toolMessage = seen[0] as
-      { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
-    return { result, error, parent, toolResult: toolMessage?.options?.toolResult };
-  }
+  const runTool = (name: string, input: ToolCall['input'], agentTools = tools) =>
+    runAgent(llama, bed.tracer, agentTools, name, input);
 
   const toolSpan = (name: string, parent: Span) =>
     expectExecuteToolSpan(bed.tracing, name, parent, { 'gen_ai.tool.call.id': 'call_1' });
@@ -101,13 +123,13 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   describeAdapterConformance({
     describesTool: true,
     async call({ name, description, input, execute }) {
-      const conformanceTool = tool({
+      const conformanceTool = llama.tool({
         name,
         description,
         parameters: z.object({ path: z.string() }),
         execute,
       });
-      const { parent, toolResult } = await runAgent(name, { ...input }, [conformanceTool]);
+      const { parent, toolResult } = await runTool(name, { ...input }, [conformanceTool]);
       return { span: toolSpan(name, parent), answer: toolResult };
     },
     // The workflow hands the model the error as text, flagged as an error.
@@ -123,7 +145,7 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {
     const before = bed.server.requestCount();
-    const { parent, toolResult } = await runAgent('fetch_path', { path: 42 });
+    const { parent, toolResult } = await runTool('fetch_path', { path: 42 });
     expect(toolResult?.isError).to.equal(true);
     expect(bed.server.requestCount()).to.equal(before);
     expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal(
@@ -132,7 +154,7 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
   });
 
   it('marks a returned { success: false } result as tool_error', async () => {
-    const { parent, toolResult } = await runAgent('locked_file', {});
+    const { parent, toolResult } = await runTool('locked_file', {});
     expect(toolResult?.isError).to.equal(false);
     expect(errorOf(toolSpan('locked_file', parent))).to.deep.equal(
       executedFailure('tool_error', 'tool_error'),
@@ -147,10 +169,52 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
 
   it('stops tracing on disable and traces again on enable', async () => {
     bed.instrumentation.disable();
-    await runAgent('fetch_path', { path: '/500' });
+    await runTool('fetch_path', { path: '/500' });
     expect(bed.tracing.spans().filter((s) => s.name.startsWith('execute_tool'))).to.have.length(0);
     bed.instrumentation.enable();
-    const { parent } = await runAgent('fetch_path', { path: '/500' });
+    const { parent } = await runTool('fetch_path', { path: '/500' });
     expect(errorOf(toolSpan('fetch_path', parent))).to.include({ type: '500' });
+  });
+
+  // The same instrumentation as above: each one made leaves module hooks behind that slow every
+  // later require of the suite.
+  describe('@llamaindex/workflow 1.1.24 with core 0.6.22, the lowest supported', () => {
+    let lowest: LlamaIndex;
+    let lowestTools: BaseToolWithCall[];
+
+    before(async function () {
+      this.timeout(180_000);
+      // The local package test-compat/llamaindex-lowest nests this copy under its own node_modules
+      // (an npm alias at the root could not: 1.1.24 pins core 0.6.22 as a peer). Installed under its
+      // real name, require-in-the-middle patches it like any app's copy, by its own version.
+      // @llamaindex/env then warns that llamaindex was already imported: harmless here, each copy's
+      // agents are built from its own tools and model.
+      const root = dirname(load.resolve('llamaindex-lowest/package.json'));
+      const versionOf = (name: string): string =>
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+      expect(versionOf('@llamaindex/workflow')).to.equal('1.1.24');
+      expect(versionOf('@llamaindex/core')).to.equal('0.6.22');
+      lowest = loadLlamaIndex(createRequire(join(root, 'package.json')));
+      lowestTools = [fetchPathTool(lowest, () => bed.server.url)];
+    });
+
+    const run = (path: string) => runAgent(lowest, bed.tracer, lowestTools, 'fetch_path', { path });
+
+    for (const status of [500, 503]) {
+      it(`a tool failing on a real HTTP ${status}: error.type=${status}, status ERROR; the model still gets the error text`, async () => {
+        const { parent, toolResult } = await run(`/${status}`);
+        expect(toolResult).to.include({ isError: true });
+        expect(String(toolResult?.result)).to.include(`GET /${status} failed`);
+        expect(errorOf(toolSpan('fetch_path', parent))).to.deep.equal(
+          executedFailure(String(status), 'transient'),
+        );
+      });
+    }
+
+    it('a success stays unmarked', async () => {
+      const { parent, toolResult } = await run('/ok');
+      expect(toolResult?.isError).to.equal(false);
+      expect(errorOf(toolSpan('fetch_path', parent)).type).to.equal(undefined);
+    });
   });
 });

@@ -14,6 +14,7 @@ import {
   type ConformanceTool,
 } from '../helpers/adapter-conformance';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { patchAlias } from '../helpers/patch-alias';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
 
@@ -36,7 +37,10 @@ type Any = any;
 interface Sdk {
   label: string;
   /** Client and server connected over the SDK's InMemoryTransport, with the test tools registered. */
-  connect(api: FlakyServer): Promise<{ client: Any; server: Any; close: () => Promise<void> }>;
+  connect(
+    api: FlakyServer,
+    instrumentation: ToolInstrumentation,
+  ): Promise<{ client: Any; server: Any; close: () => Promise<void> }>;
   /** How the SDK answers an unknown tool: an isError result (1.x McpServer) or a JSON-RPC error (2.x). */
   unknownTool: 'result' | 'json-rpc';
   /** The tool's input schema from a zod shape, as this SDK's `registerTool` takes it. */
@@ -74,28 +78,51 @@ const SDKS: Sdk[] = [
     },
   },
   {
-    label: '@modelcontextprotocol/client and /server 2.x',
+    label: '@modelcontextprotocol/client and /server 2.x latest',
     unknownTool: 'json-rpc',
     inputSchema: (shape) => z.object(shape),
-    async connect(api) {
-      const { Client } = load('@modelcontextprotocol/client');
-      const { McpServer, InMemoryTransport } = load('@modelcontextprotocol/server');
-      const server = new McpServer({ name: 'test-server', version: '1.0.0' });
-      registerTools(server, api, (shape) => z.object(shape));
-      // MCP 2026-07-28: a result that asks the client for input is no error.
-      server.registerTool('needs_input', { description: 'Asks for a confirmation' }, async () => ({
-        resultType: 'input_required',
-        inputRequests: {
-          confirm: {
-            method: 'elicitation/create',
-            params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
-          },
-        },
-      }));
-      return linked(new Client({ name: 'test-client', version: '1.0.0' }), server, InMemoryTransport);
-    },
+    connect: (api) =>
+      connectV2(api, load('@modelcontextprotocol/client'), load('@modelcontextprotocol/server')),
+  },
+  {
+    label: '@modelcontextprotocol/client and /server 2.0.0, the lowest supported 2.x',
+    unknownTool: 'json-rpc',
+    inputSchema: (shape) => z.object(shape),
+    connect: (api, instrumentation) =>
+      connectV2(
+        api,
+        patchAlias(
+          instrumentation,
+          'mcp-client-lowest',
+          '@modelcontextprotocol/client',
+          load('mcp-client-lowest'),
+        ),
+        patchAlias(
+          instrumentation,
+          'mcp-server-lowest',
+          '@modelcontextprotocol/server',
+          load('mcp-server-lowest'),
+        ),
+      ),
   },
 ];
+
+/** A 2.x client and McpServer (the main exports of `/client` and `/server`), with the test tools. */
+async function connectV2(api: FlakyServer, { Client }: Any, { McpServer, InMemoryTransport }: Any) {
+  const server = new McpServer({ name: 'test-server', version: '1.0.0' });
+  registerTools(server, api, (shape) => z.object(shape));
+  // MCP 2026-07-28: a result that asks the client for input is no error.
+  server.registerTool('needs_input', { description: 'Asks for a confirmation' }, async () => ({
+    resultType: 'input_required',
+    inputRequests: {
+      confirm: {
+        method: 'elicitation/create',
+        params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+      },
+    },
+  }));
+  return linked(new Client({ name: 'test-client', version: '1.0.0' }), server, InMemoryTransport);
+}
 
 async function linked(client: Any, server: Any, InMemoryTransport: Any) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -160,7 +187,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
       let client: Any;
       let server: Any;
       let close: () => Promise<void>;
-      before(async () => ({ client, server, close } = await sdk.connect(api)));
+      before(async () => ({ client, server, close } = await sdk.connect(api, instrumentation)));
       after(() => close());
 
       async function call(name: string, args: Record<string, unknown> = {}) {
@@ -265,7 +292,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
         }
       });
 
-      if (sdk.label.includes('2.x')) {
+      if (sdk.unknownTool === 'json-rpc') {
         it('an input-required result is no error on the server span', async () => {
           // On this 2025-era connection the SDK answers the client with an isError text instead.
           const { result, client: clientSpan, server } = await call('needs_input');
@@ -358,7 +385,7 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
   describe('an agent framework tool span around callTool', () => {
     let client: Any;
     let close: () => Promise<void>;
-    before(async () => ({ client, close } = await SDKS[0]!.connect(api)));
+    before(async () => ({ client, close } = await SDKS[0]!.connect(api, instrumentation)));
     after(() => close());
 
     /** Calls `name` under an agent framework's own `execute_tool {frameworkTool}` span; returns it. */
@@ -399,19 +426,15 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     let client: Any;
     let close: () => Promise<void>;
     before(async () => {
-      // An npm alias is not the package name require-in-the-middle hooks, so the instrumentation's
-      // own file patches are applied to the alias's modules by hand.
-      const patchFile = (suffix: string, exports: unknown) => {
-        const files = instrumentation
-          .getModuleDefinitions()
-          .flatMap((definition) => definition.files)
-          .filter((file) => file.name === `@modelcontextprotocol/sdk/dist/cjs/${suffix}`);
-        expect(files).to.have.length(1);
-        files[0].patch(exports, '1.2.0');
-        return exports as Any;
-      };
-      const { Client } = patchFile('client/index.js', load('mcp-sdk-lowest/client/index.js'));
-      const { Server } = patchFile('server/index.js', load('mcp-sdk-lowest/server/index.js'));
+      const patchFile = (suffix: string) =>
+        patchAlias(
+          instrumentation,
+          'mcp-sdk-lowest',
+          `@modelcontextprotocol/sdk/dist/cjs/${suffix}`,
+          load(`mcp-sdk-lowest/${suffix}`),
+        );
+      const { Client } = patchFile('client/index.js');
+      const { Server } = patchFile('server/index.js');
       const { InMemoryTransport } = load('mcp-sdk-lowest/inMemory.js');
       const { CallToolRequestSchema } = load('mcp-sdk-lowest/types.js');
       const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -431,6 +454,16 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
       for (const span of [clientSpan, server!]) {
         expect(span.attributes['error.type']).to.equal('tool_error');
         expect(span.attributes['tool.error_detail_type']).to.equal('503');
+      }
+    });
+
+    it('a success: client and server span in one trace, neither marked', async () => {
+      const result = await client.callTool({ name: 'ok', arguments: {} });
+      expect(result.isError).to.not.equal(true);
+      const { client: clientSpan, server } = spansOf('ok');
+      for (const span of [clientSpan, server!]) {
+        expect(span.status.code).to.not.equal(SpanStatusCode.ERROR);
+        expect(span.attributes['error.type']).to.equal(undefined);
       }
     });
   });
