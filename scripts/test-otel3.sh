@@ -9,10 +9,9 @@
 #   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
 #   Not the Claude Agent SDK spec: it starts the register bundle (the 2.x SDK) in child processes,
 #   which inherit the 3.x resolution hook; the register on 3.x is the tarball test above.
-#   The Google ADK spec runs first: every ToolInstrumentation enabled in the process keeps its MCP
-#   absolute-path require hooks (OpenTelemetry never removes a hook), each a layer every later
-#   require goes through, and ADK's load, thousands of files under the 3.x resolution hook, went
-#   past its 180 s late in the suite (run first: 604 passing in 4 minutes, against 9 before).
+#   The Google ADK spec runs first, as in .mocharc.cjs: under mocha every instrumentation gets its
+#   own require-in-the-middle hook, a layer every later require goes through, and ADK's load,
+#   thousands of files under the 3.x resolution hook, went past its 180 s late in the suite.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NODE_BIN="$(bash "$ROOT/scripts/node-matrix.sh" --bin 24)"

@@ -4,6 +4,7 @@ import {
   InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
 import { logger } from '../../logger';
+import { watchLoadedFile } from '../loaded-file-watch';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
@@ -66,6 +67,7 @@ export function createAdapterContext(state: InstrumentationState): AdapterContex
           }),
         ),
       ),
+    watchFile: (filename, patch) => watchLoadedFile(filename, logged(filename, patch)),
   };
 }
 

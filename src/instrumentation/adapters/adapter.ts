@@ -1,5 +1,6 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import type { LoadedFileWatch } from '../loaded-file-watch';
 import type { ToolCallOptions } from '../tool-call/tool-call';
 import type { ToolCallInfo } from '../types';
 
@@ -69,6 +70,11 @@ export interface AdapterContext {
     supported: readonly string[],
     files: readonly FilePatch[],
   ): InstrumentationNodeModuleDefinition;
+  /**
+   * A CommonJS file known only by its absolute path, patched while the watch runs (start it in
+   * `enable`, stop it in `disable`), for files require-in-the-middle cannot find by package name.
+   */
+  watchFile(filename: string, patch: ModulePatch): LoadedFileWatch;
 }
 
 /** One framework's hooks for one `ToolInstrumentation`. */

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import type { AdapterContext, AnyFunction, FrameworkAdapter, ModulePatch } from '../adapter';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import type { AnyFunction, FrameworkAdapter, ModulePatch } from '../adapter';
 import { wrapCallTool, wrapRequest } from './client';
 import { wrapExecuteToolHandler, wrapSetRequestHandler } from './server';
 
@@ -37,7 +36,12 @@ export const mcpAdapter: FrameworkAdapter = {
       ['server/index', ctx.wrapExports({ prototypes: server })],
       ['server/mcp', ctx.wrapExports({ prototypes: mcpServer })],
     ];
+    const cjsBuildWatches = v1Files.flatMap(([path, patch]) =>
+      installedCjsBuild(`${path}.js`).map((filename) => ctx.watchFile(filename, patch)),
+    );
     return {
+      enable: () => cjsBuildWatches.forEach((watch) => watch.start()),
+      disable: () => cjsBuildWatches.forEach((watch) => watch.stop()),
       modules: [
         ctx.patchFiles(
           '@modelcontextprotocol/sdk',
@@ -50,7 +54,6 @@ export const mcpAdapter: FrameworkAdapter = {
             ...patch,
           })),
         ),
-        ...v1Files.flatMap(([path, patch]) => absolutePathHooks(ctx, `${path}.js`, patch)),
         ctx.patchPackage('@modelcontextprotocol/client', V2, ctx.wrapExports({ prototypes: client })),
         ctx.patchPackage(
           '@modelcontextprotocol/server',
@@ -65,16 +68,11 @@ export const mcpAdapter: FrameworkAdapter = {
 /**
  * require-in-the-middle cannot hook the 1.x CJS build by package name: it resolves the package's
  * main file to tell internal files apart, and 1.x's `"."` export names a `dist/cjs/index.js` that
- * does not exist. A hook on the file's absolute path works, so the file is resolved the way the
- * app will resolve it: from the app's entry script (`process.argv[1]`, known before the app loads
- * under `--require`) and from the working directory. require-in-the-middle then reports the file
- * by its base name, from a folder with no package version.
+ * does not exist. So the build's files are watched by absolute path, resolved the way the app will
+ * resolve them: from the app's entry script (`process.argv[1]`, known before the app loads under
+ * `--require`) and from the working directory.
  */
-function absolutePathHooks(
-  ctx: AdapterContext,
-  subpath: string,
-  patch: ModulePatch,
-): InstrumentationNodeModuleDefinition[] {
+function installedCjsBuild(subpath: string): string[] {
   const entry = process.argv[1];
   const origins = [entry ? dirname(resolvePath(entry)) : undefined, process.cwd()];
   const filenames = new Set<string>();
@@ -86,7 +84,5 @@ function absolutePathHooks(
       // Not installed where this origin looks: the other origin may still find it.
     }
   }
-  return [...filenames]
-    .filter((filename) => filename.endsWith('.js'))
-    .map((filename) => ctx.patchFiles(filename, ['*'], [{ files: [basename(filename, '.js')], ...patch }]));
+  return [...filenames].filter((filename) => filename.endsWith('.js'));
 }
