@@ -8,17 +8,15 @@ import { logger } from '../logger';
  * app once more (under tsx, each such hook added about 1.2 s to `@google/adk`'s load).
  */
 
-interface Watch {
-  patch(exports: unknown): void;
-  unpatch(exports: unknown): void;
-  /** The exports this watch patched: a file deleted from the cache and loaded again is patched again. */
-  patched?: unknown;
-}
-
 /** What a watch does while it is on; `patch` and `unpatch` never throw (the caller makes them safe). */
 export interface LoadedFilePatch {
   patch(exports: unknown): void;
   unpatch(exports: unknown): void;
+}
+
+interface Watch extends LoadedFilePatch {
+  /** The exports this watch patched: a file deleted from the cache and loaded again is patched again. */
+  patched?: unknown;
 }
 
 export interface LoadedFileWatch {
