@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,6 @@ const resolver = Module as unknown as { _resolveFilename: (...args: unknown[]) =
 /** A folder of CommonJS files: `index.js` requires `part0.js` … `part{n-1}.js`, each exporting a class. */
 function writeModules(parts: number): { dir: string; index: string; part: (i: number) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'loaded-file-watch-'));
-  mkdirSync(dir, { recursive: true });
   const part = (i: number) => join(dir, `part${i}.js`);
   for (let i = 0; i < parts; i++) {
     writeFileSync(part(i), `class Part { run() { return ${i}; } }\nmodule.exports = { Part };\n`);
@@ -121,6 +120,10 @@ describe('loaded-file watch: CommonJS files patched by absolute path', () => {
   it('a ToolInstrumentation adds no more to each require than any other instrumentation (the MCP 1.x CJS build is installed here)', () => {
     // OpenTelemetry gives each instrumentation its own require hook under mocha (one hook for the
     // process otherwise): what any instrumentation adds is the reference.
+    const fromHere = createRequire(join(process.cwd(), 'index.js'));
+    expect(fromHere.resolve('@modelcontextprotocol/sdk/client/index.js')).to.match(
+      /dist\/cjs\/client\/index\.js$/,
+    );
     const instrumentations: Array<{ disable(): void }> = [];
     try {
       const before = resolutionsToLoad(modules.index);
