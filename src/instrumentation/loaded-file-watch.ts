@@ -40,7 +40,10 @@ export function watchLoadedFile(filename: string, filePatch: LoadedFilePatch): L
       patchIfLoaded(filename, watches);
     },
     stop() {
-      watchesByFile.get(filename)?.delete(watch);
+      const watches = watchesByFile.get(filename);
+      watches?.delete(watch);
+      // Nothing left to patch: later requires need not look this file up.
+      if (watches?.size === 0) watchesByFile.delete(filename);
       if (watch.patched !== undefined) watch.unpatch(watch.patched);
       watch.patched = undefined;
     },
