@@ -77,6 +77,72 @@ describe('results the wrapper watches without changing them', () => {
       expect(bed.tracing.span('execute_tool bluebird').attributes['error.type']).to.equal('503');
     });
 
+    describe('Bluebird, observed when its caller reacts', () => {
+      const boom = Object.assign(new Error('upstream'), { status: 503 });
+      /** Rejects once the event loop has turned twice: pending when the caller reacts. */
+      const rejectingLater = () =>
+        new Bluebird<never>((_, reject) => setImmediate(() => setImmediate(() => reject(boom))));
+      const call = (name: string, run: () => Bluebird<unknown>) =>
+        traceToolCall(bed.tracer, {}, { name }, run) as Bluebird<unknown>;
+
+      for (const [how, react] of [
+        ['await', async (p: Bluebird<unknown>) => p],
+        ['catch', (p: Bluebird<unknown>) => p.catch((e: unknown) => Promise.reject(e))],
+        ['finally', (p: Bluebird<unknown>) => p.finally(() => undefined)],
+        ['Bluebird.all', (p: Bluebird<unknown>) => Bluebird.all([p])],
+        ['a promise that adopts it', (p: Bluebird<unknown>) => new Bluebird((resolve) => resolve(p))],
+      ] as const) {
+        it(`${how}, when the tool returns a promise that follows another: the same`, async () => {
+          const returned = call(
+            'bluebird_following',
+            () => new Bluebird((resolve) => resolve(rejectingLater())),
+          );
+          const err = await Promise.resolve(react(returned)).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(err).to.equal(boom);
+          await expectFailedSpan('execute_tool bluebird_following', '503');
+        });
+
+        it(`${how}: the caller gets the same error, the span its classification`, async () => {
+          const returned = call('bluebird_pending', rejectingLater);
+          const err = await Promise.resolve(react(returned)).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(err).to.equal(boom);
+          await expectFailedSpan('execute_tool bluebird_pending', '503');
+        });
+      }
+
+      it('fulfilled: an OK span, the same value', async () => {
+        const value = { temperature: 21 };
+        expect(await call('bluebird_ok', () => Bluebird.delay(1).then(() => value))).to.equal(value);
+        await settle();
+        expect(bed.tracing.span('execute_tool bluebird_ok').status.code).to.equal(SpanStatusCode.UNSET);
+      });
+
+      it("nobody reacts by the next turn: the span ends then; a rejection stays Bluebird's to report", async () => {
+        const rejected = call('bluebird_dropped', () => Bluebird.reject(boom));
+        // What an app that means to drop it does; it reacts to nothing, so Bluebird reports nothing here.
+        rejected.suppressUnhandledRejections();
+        await settle();
+        const span = bed.tracing.span('execute_tool bluebird_dropped');
+        expect([span.status.code, span.attributes['error.type']]).to.deep.equal([
+          SpanStatusCode.ERROR,
+          '_OTHER',
+        ]);
+        expect(rejected.isRejected()).to.equal(true);
+
+        const pending = call('bluebird_late', rejectingLater);
+        await settle();
+        // Pending, and nobody has reacted: the span ends without the outcome.
+        expect(bed.tracing.span('execute_tool bluebird_late').status.code).to.equal(SpanStatusCode.UNSET);
+        expect(await pending.catch((e: unknown) => e)).to.equal(boom);
+      });
+    });
+
     it('a Promise subclass: a failed span, its own then never called by the wrapper', async () => {
       let thenCalls = 0;
       class Tracked<T> extends Promise<T> {

@@ -117,5 +117,30 @@ describe('unhandled rejections are the app’s, with or without the package (chi
         expect(instrumented.spans).to.deep.equal([{ name: 'execute_tool fire_and_forget', status: 0 }]);
       }
     });
+
+    it(`a Bluebird promise called fire-and-forget that rejects: Bluebird reports it as without the package (${node === process.execPath ? 'this Node' : node})`, async () => {
+      for (const listener of ['0', '1']) {
+        const env = { SHAPE: 'bluebird', LISTENER: listener };
+        const [bare, instrumented] = await Promise.all([
+          runApp(node, { ...env, WITH_PACKAGE: '0' }),
+          runApp(node, { ...env, WITH_PACKAGE: '1' }),
+        ]);
+        // Bluebird does not end the process: it calls the listener, or prints the rejection.
+        expect(bare.code).to.equal(0);
+        if (listener === '1') expect(bare.stdout).to.match(/listener: bluebird boom, same promise: true/);
+        else expect(bare.stderr).to.match(/^Unhandled rejection Error: bluebird boom/);
+        // The error is made inside the call, so the printed stack has the wrapper's frames too.
+        const head = (run: Run) => run.stderr.split('\n')[0];
+        expect([instrumented.code, instrumented.stdout, head(instrumented)]).to.deep.equal([
+          bare.code,
+          bare.stdout,
+          head(bare),
+        ]);
+        // As for a native promise: nobody handled it, so the span knows only that it failed.
+        expect(instrumented.spans).to.deep.equal([
+          { name: 'execute_tool fire_and_forget', status: 2, errorType: '_OTHER' },
+        ]);
+      }
+    });
   }
 });

@@ -1,3 +1,4 @@
+import { logger } from '../../logger';
 import type { ResultObserver } from './result-observer';
 
 /**
@@ -7,7 +8,8 @@ import type { ResultObserver } from './result-observer';
  * wrapped once; the call is kept in a WeakMap entry per object and handed to the wrapper by `take`
  * when the caller first calls one of them. An object with the first method as its own property, or
  * whose prototypes cannot take the wrappers, is not watched. One whose caller has called none of
- * them by the next turn of the event loop ends its span then, without an outcome.
+ * them by the next turn of the event loop is handed to `expire` then (by default its span ends,
+ * without an outcome).
  */
 
 /** Builds the wrapper of `original` (named `key`); `take(self)` gives the call watching `self`, once. */
@@ -32,21 +34,31 @@ const INTRINSIC_PROTOTYPES = new Set<object | null>([
 ]);
 const MAX_PROTOTYPE_DEPTH = 16;
 
+/** What becomes of a watched object its caller has not reacted to by the next turn. */
+export type Expire = (value: object, observer: ResultObserver) => void;
+
 export class ClassMethodWatch {
   private readonly calls = new WeakMap<object, ResultObserver>();
+  /**
+   * How many objects wait in `calls`: the wrapped methods run for every object of the class in
+   * the app, and most of the time none is watched.
+   */
+  private waiting = 0;
   /** Prototypes of watched objects whose methods are wrapped. */
   private readonly wrappedPrototypes = new WeakSet<object>();
   /** The methods wrapped on each owner (a base class shared by several watched classes, once). */
   private readonly wrappedMethods = new WeakMap<object, Set<PropertyKey>>();
   private readonly take = (self: object): ResultObserver | undefined => {
+    if (this.waiting === 0) return undefined;
     const observer = this.calls.get(self);
-    if (observer !== undefined) this.calls.delete(self);
+    if (observer !== undefined) this.forget(self);
     return observer;
   };
 
   constructor(
     private readonly keys: readonly PropertyKey[],
     private readonly wrapper: MethodWrapper,
+    private readonly expire: Expire = (_value, observer) => observer.streamEnded(),
   ) {}
 
   /** Watches `value` from its caller's first call of a method; false when it cannot be watched. */
@@ -57,14 +69,25 @@ export class ClassMethodWatch {
     if (!this.wrappedPrototypes.has(prototype) && !this.wrap(prototype)) return false;
     const previous = this.calls.get(value);
     this.calls.set(value, observer);
+    if (previous === undefined) this.waiting++;
     // A later call returning the same object takes it over: the earlier call's span ends.
     previous?.streamEnded();
     setImmediate(() => {
       if (this.calls.get(value) !== observer) return;
-      this.calls.delete(value);
-      observer.streamEnded();
+      this.forget(value);
+      try {
+        this.expire(value, observer);
+      } catch (err) {
+        logger.error('could not watch the tool result', err);
+        observer.streamEnded();
+      }
     });
     return true;
+  }
+
+  private forget(value: object): void {
+    this.calls.delete(value);
+    this.waiting--;
   }
 
   /** Wraps each method where `prototype`'s chain has it: all of them, or none. */

@@ -1,6 +1,5 @@
 import { inspect, types } from 'node:util';
 import { promiseHooks } from 'node:v8';
-import { isObjectLike, read } from '../../classify/safe';
 import { logger } from '../../logger';
 import type { ResultObserver } from './result-observer';
 
@@ -137,18 +136,12 @@ function promiseState(promise: Promise<unknown>): 'pending' | 'fulfilled' | 'rej
 }
 
 /**
- * Thenables whose work has started when they are returned, so `then` only listens, observed at
- * once: Promise subclasses (through the intrinsic `then`, never an override) and Bluebird. Any
- * other thenable is watched through its caller (thenable-watch.ts).
+ * Promise subclasses, observed at once through the intrinsic `then` (never an override): a
+ * subclass may start work or add reactions in its own `then`. Any other thenable is watched
+ * through its caller (thenable-watch.ts).
  */
-export function eagerThenable(value: unknown): PromiseLike<unknown> | undefined {
-  if (types.isPromise(value)) return intrinsicThen(value);
-  if (!isObjectLike(value) || typeof read(value, 'then') !== 'function') return undefined;
-  const thenable = value as unknown as PromiseLike<unknown>;
-  const name = read(read(value, 'constructor'), 'name');
-  // Bluebird's constructor is named Promise; its instances carry a numeric `_bitField`.
-  if (name === 'Promise' && typeof read(value, '_bitField') === 'number') return thenable;
-  return undefined;
+export function promiseSubclass(value: unknown): PromiseLike<unknown> | undefined {
+  return types.isPromise(value) ? intrinsicThen(value) : undefined;
 }
 
 /** A view of a native promise (or subclass) whose `then` is the intrinsic one. */

@@ -13,7 +13,7 @@ import { ACTIVE_TOOL_CALL_KEY, type ActiveToolCall } from '../../tool-span/activ
 import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
-import { eagerThenable, isPlainPromise, observeNow, observeWhenCallerDoes } from './promise-watch';
+import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
 import { watchThenable } from './thenable-watch';
 import type { ResultObserver } from './result-observer';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
@@ -114,7 +114,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         else observeWhenCallerDoes(result, this);
         return result;
       }
-      const thenable = this.options.eagerThenable && isThenable(result) ? result : eagerThenable(result);
+      const thenable = this.options.eagerThenable && isThenable(result) ? result : promiseSubclass(result);
       if (thenable) {
         observeNow(thenable, this);
         return result;
