@@ -85,35 +85,32 @@ describe('results the wrapper watches without changing them', () => {
       const call = (name: string, run: () => Bluebird<unknown>) =>
         traceToolCall(bed.tracer, {}, { name }, run) as Bluebird<unknown>;
 
-      for (const [how, react] of [
+      const sources = [
+        ['', rejectingLater],
+        [
+          ', when the tool returns a promise that follows another',
+          () => new Bluebird((resolve) => resolve(rejectingLater())),
+        ],
+      ] as const;
+      const reactions = [
         ['await', async (p: Bluebird<unknown>) => p],
         ['catch', (p: Bluebird<unknown>) => p.catch((e: unknown) => Promise.reject(e))],
         ['finally', (p: Bluebird<unknown>) => p.finally(() => undefined)],
         ['Bluebird.all', (p: Bluebird<unknown>) => Bluebird.all([p])],
         ['a promise that adopts it', (p: Bluebird<unknown>) => new Bluebird((resolve) => resolve(p))],
-      ] as const) {
-        it(`${how}, when the tool returns a promise that follows another: the same`, async () => {
-          const returned = call(
-            'bluebird_following',
-            () => new Bluebird((resolve) => resolve(rejectingLater())),
-          );
-          const err = await Promise.resolve(react(returned)).then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(err).to.equal(boom);
-          await expectFailedSpan('execute_tool bluebird_following', '503');
-        });
-
-        it(`${how}: the caller gets the same error, the span its classification`, async () => {
-          const returned = call('bluebird_pending', rejectingLater);
-          const err = await Promise.resolve(react(returned)).then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(err).to.equal(boom);
-          await expectFailedSpan('execute_tool bluebird_pending', '503');
-        });
+      ] as const;
+      for (const [how, react] of reactions) {
+        for (const [returns, run] of sources) {
+          it(`${how}${returns}: the caller gets the same error, the span its classification`, async () => {
+            const returned = call('bluebird_pending', run);
+            const err = await Promise.resolve(react(returned)).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(err).to.equal(boom);
+            await expectFailedSpan('execute_tool bluebird_pending', '503');
+          });
+        }
       }
 
       it('fulfilled: an OK span, the same value', async () => {
@@ -121,6 +118,17 @@ describe('results the wrapper watches without changing them', () => {
         expect(await call('bluebird_ok', () => Bluebird.delay(1).then(() => value))).to.equal(value);
         await settle();
         expect(bed.tracing.span('execute_tool bluebird_ok').status.code).to.equal(SpanStatusCode.UNSET);
+      });
+
+      it("already fulfilled when returned: read at once, Bluebird's methods left as they are", async () => {
+        // A copy of the library has a prototype of its own, which no earlier test has wrapped.
+        const Copy = Bluebird.getNewLibraryCopy();
+        const { _addCallbacks } = Copy.prototype as unknown as Record<string, unknown>;
+        const value = { temperature: 21 };
+        expect(await call('bluebird_resolved', () => Copy.resolve(value))).to.equal(value);
+        await settle();
+        expect(bed.tracing.span('execute_tool bluebird_resolved').status.code).to.equal(SpanStatusCode.UNSET);
+        expect((Copy.prototype as unknown as Record<string, unknown>)._addCallbacks).to.equal(_addCallbacks);
       });
 
       it("nobody reacts by the next turn: the span ends then; a rejection stays Bluebird's to report", async () => {
