@@ -13,6 +13,7 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   'processor-non-tool': () => import('./processor-non-tool'),
   'processor-failed-tool': () => import('./processor-failed-tool'),
   wrapper: () => import('./wrapper'),
+  'wrapper-revision': () => import('./wrapper-revision'),
   peers: () => import('./peers'),
   'ai-sdk-step': () => import('./ai-sdk-step'),
   classifier: () => import('./classifier'),
@@ -20,6 +21,9 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   scale: () => import('./scale'),
   'recursion-depth': () => import('./recursion-depth'),
 };
+
+/** Cases that need their part named (`wrapper-revision:<git revision>`): not in the default run. */
+const NAMED_ONLY = new Set(['wrapper-revision']);
 
 function machine(): string {
   const load = loadavg()
@@ -61,7 +65,12 @@ async function main(): Promise<void> {
   if (unknown.length > 0) {
     throw new Error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
   }
-  const selected = wanted.length > 0 ? wanted : Object.keys(CASES).map((name) => ({ name, only: undefined }));
+  const selected =
+    wanted.length > 0
+      ? wanted
+      : Object.keys(CASES)
+          .filter((name) => !NAMED_ONLY.has(name))
+          .map((name) => ({ name, only: undefined }));
   const started = Date.now();
   console.log(`Before: ${machine()}`);
   console.log(

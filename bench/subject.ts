@@ -11,14 +11,21 @@ import type * as Package from './bundle-entry';
  */
 export const BUNDLE = join(__dirname, '..', '.cache', 'bench', 'index.cjs');
 
-/** Builds the bundle (bench/run.ts does this once, before any case). */
-export async function buildBundle(): Promise<void> {
+/**
+ * Builds the bundle (bench/run.ts does this once, before any case), or another entry into
+ * `outDir/index.cjs` (an earlier revision's `src/index.ts`, bench/wrapper-revision.ts). The output
+ * stays inside the checkout, so its dependencies resolve to the checkout's `node_modules`.
+ */
+export async function buildBundle(
+  entry = 'bench/bundle-entry.ts',
+  outDir = join(__dirname, '..', '.cache', 'bench'),
+): Promise<void> {
   const { build } = await import('tsup');
   await build({
     config: false,
-    entry: { index: 'bench/bundle-entry.ts' },
+    entry: { index: entry },
     format: ['cjs'],
-    outDir: join(__dirname, '..', '.cache', 'bench'),
+    outDir,
     outExtension: () => ({ js: '.cjs' }),
     target: 'node18',
     dts: false,

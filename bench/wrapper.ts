@@ -45,7 +45,7 @@ export function minimalWrapper(tracer: Tracer, fn: Tool, attributes: Attributes 
     });
 }
 
-async function realAxios503(): Promise<unknown> {
+export async function realAxios503(): Promise<unknown> {
   const server = await startFlakyServer();
   try {
     await axios.get(`${server.url}/503`);
@@ -57,7 +57,7 @@ async function realAxios503(): Promise<unknown> {
   throw new Error('expected a 503');
 }
 
-function batch(tool: Tool, fails: boolean): () => Promise<void> {
+export function batch(tool: Tool, fails: boolean): () => Promise<void> {
   const args = { city: 'Paris' };
   return fails
     ? async () => {
@@ -74,17 +74,22 @@ function batch(tool: Tool, fails: boolean): () => Promise<void> {
       };
 }
 
-export async function run(): Promise<Row[]> {
-  const error = await realAxios503();
-  const plain = dropProvider();
-  const withProcessor = dropProvider([new ToolErrorSpanProcessor()]);
-  const tracer = plain.provider.getTracer('bench');
-  const tools: Record<'success' | 'failure', Tool> = {
+/** The tool of both outcomes: a result, or `error` thrown. */
+export function bothTools(error: unknown): Record<'success' | 'failure', Tool> {
+  return {
     success: async ({ city }) => ({ city, tempC: 21 }),
     failure: async () => {
       throw error;
     },
   };
+}
+
+export async function run(): Promise<Row[]> {
+  const error = await realAxios503();
+  const plain = dropProvider();
+  const withProcessor = dropProvider([new ToolErrorSpanProcessor()]);
+  const tracer = plain.provider.getTracer('bench');
+  const tools = bothTools(error);
   const rows: Row[] = [];
   for (const outcome of ['success', 'failure'] as const) {
     const fn = tools[outcome];
