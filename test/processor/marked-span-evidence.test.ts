@@ -1,4 +1,14 @@
-import { context, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type AttributeValue,
+  type Attributes,
+  type SpanContext,
+  type SpanStatus,
+  type Tracer,
+} from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
@@ -7,7 +17,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolErrorEnrichingExporter, ToolErrorSpanProcessor, ToolExecutionError } from '../../src';
+import { makeClassification } from '../../src/classify/classification';
 import { traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
+import { markedEvidence, markSpanFailed } from '../../src/tool-span/marked-failure';
 import { RETRY_AFTER_HEADERS } from '../../src/semconv';
 import type { FlakyServer } from '../helpers/flaky-server';
 import { useTestBed } from '../helpers/test-bed';
@@ -168,3 +180,41 @@ for (const pipeline of PIPELINES) {
     });
   });
 }
+
+describe('markSpanFailed keeps the evidence on the span context', () => {
+  const classification = makeClassification('transient', '503', 'http_status');
+
+  /** A span stand-in, as the exporter uses: what is written, and the span context given. */
+  function writer(spanContext: SpanContext) {
+    const written: { attributes: Attributes; status?: SpanStatus } = { attributes: {} };
+    return {
+      written,
+      span: {
+        setAttribute(key: string, value: AttributeValue) {
+          written.attributes[key] = value;
+          return this as never;
+        },
+        setStatus(status: SpanStatus) {
+          written.status = status;
+          return this as never;
+        },
+        spanContext: () => spanContext,
+      },
+    };
+  }
+
+  it('the evidence is read back from the span context', () => {
+    const spanContext = { ...INVALID_SPAN_CONTEXT };
+    markSpanFailed(writer(spanContext).span, classification, 'upstream failed');
+    expect(markedEvidence({ spanContext: () => spanContext } as never)).to.equal('http_status');
+  });
+
+  it('a frozen span context loses only the evidence: the mark is written, nothing thrown', () => {
+    const spanContext = Object.freeze({ ...INVALID_SPAN_CONTEXT });
+    const { span, written } = writer(spanContext);
+    expect(() => markSpanFailed(span, classification, 'upstream failed')).not.to.throw();
+    expect(written.attributes['error.type']).to.equal('503');
+    expect(written.status).to.deep.equal({ code: SpanStatusCode.ERROR, message: 'upstream failed' });
+    expect(markedEvidence({ spanContext: () => spanContext } as never)).to.equal(undefined);
+  });
+});
