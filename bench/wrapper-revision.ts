@@ -6,7 +6,7 @@ import { measure, roundRatios, rowsAgainst, valueRow, type Row, type Variant } f
 import { compareRounds } from './mann-whitney';
 import { buildBundle, loadPackage } from './subject';
 import { dropProvider } from './tracing';
-import { batch, bothTools, minimalWrapper, realAxios503 } from './wrapper';
+import { batch, bothTools, minimalWrapper, NAME, OPS, realAxios503 } from './wrapper';
 
 /**
  * Case 3b, `npm run bench -- wrapper-revision:<git revision>`: case 3's tool through
@@ -17,7 +17,6 @@ import { batch, bothTools, minimalWrapper, realAxios503 } from './wrapper';
  * Mann-Whitney test: faster, slower or tied (p < 0.01).
  */
 
-const NAME = 'get_weather';
 const ROOT = join(__dirname, '..');
 /** More, shorter rounds than the other cases: a difference of a microsecond needs them. */
 const OPTIONS = process.env.BENCH_QUICK ? { rounds: 5, timeMs: 40 } : { rounds: 30, timeMs: 60 };
@@ -55,13 +54,13 @@ export async function run(revision?: string): Promise<Row[]> {
   const plain = dropProvider();
   const tracer = plain.provider.getTracer('bench');
   const tools = bothTools(await realAxios503());
+  const options = { tracerProvider: plain.provider };
+  const then = `instrumentTool at ${past.commit}`;
+  const now = 'instrumentTool, this checkout';
   const rows: Row[] = [];
   for (const outcome of ['success', 'failure'] as const) {
     const fn = tools[outcome];
     const fails = outcome === 'failure';
-    const options = { tracerProvider: plain.provider };
-    const then = `instrumentTool at ${past.commit}`;
-    const now = 'instrumentTool, this checkout';
     const variants: Variant[] = [
       { name: 'bare tool', fn: batch(fn, fails) },
       { name: 'minimal wrapper', fn: batch(minimalWrapper(tracer, fn), fails) },
@@ -69,7 +68,7 @@ export async function run(revision?: string): Promise<Row[]> {
       { name: now, fn: batch(instrumentTool(fn, NAME, options), fails) },
     ];
     const caseName = `3b wrapper, ${outcome} (vs minimal wrapper)`;
-    const samples = await measure(caseName, variants, 50, OPTIONS);
+    const samples = await measure(caseName, variants, OPS, OPTIONS);
     rows.push(...rowsAgainst(caseName, samples, 'minimal wrapper', variants));
     const { verdict, p } = compareRounds(
       roundRatios(samples, 'minimal wrapper', now),

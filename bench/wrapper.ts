@@ -18,8 +18,9 @@ const { instrumentTool, ToolErrorSpanProcessor } = loadPackage();
  * against the bare tool. Failed calls throw a real axios 503 error, built once.
  */
 
-const OPS = 50;
-const NAME = 'get_weather';
+/** Calls per sample (`batch`), and the tool's name. */
+export const OPS = 50;
+export const NAME = 'get_weather';
 
 const GENAI_ATTRIBUTES = {
   [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
