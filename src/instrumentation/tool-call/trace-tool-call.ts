@@ -32,13 +32,13 @@ import { frameworkMarks, ToolCall, type ToolCallOptions } from './tool-call';
  * tool span), classifies throws and returned errors, never changes behaviour: the same value is
  * returned or thrown, synchronously if `run` is synchronous. Returned objects are not modified.
  * Promises are returned as they are and observed once their caller observes them, so an
- * unhandled rejection stays the app's; Promise subclasses are observed through the intrinsic `then`
- * at once; other thenables (Bluebird, got's `PCancelable`, lazy ones) through their caller's first
- * reaction when their class gives them the method (thenable-watch.ts). Async generators, Node streams and
- * class iterables keep their identity and end the span when they end; any other async iterable
- * ends the span when `run` returns (see ToolCall.settle). A web `ReadableStream` is the one exception: it comes back as a new
- * stream that reads the original on demand (same chunks, same error, same cancel), since
- * `pipeTo`/`tee` bypass patching.
+ * unhandled rejection stays the app's; Promise subclasses are observed through the intrinsic
+ * `then` at once; other thenables (Bluebird, got's `PCancelable`, lazy ones) through their
+ * caller's first reaction when their class gives them the method (thenable-watch.ts). Async
+ * generators, Node streams and class iterables keep their identity and end the span when they end;
+ * any other async iterable ends the span when `run` returns (see ToolCall.settle). A web
+ * `ReadableStream` is the one exception: it comes back as a new stream that reads the original on
+ * demand (same chunks, same error, same cancel), since `pipeTo`/`tee` bypass patching.
  */
 export function traceToolCall<T>(
   tracer: Tracer,
