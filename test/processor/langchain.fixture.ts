@@ -12,6 +12,7 @@ import {
 import { LangChainInstrumentation as OpenInferenceLangChain } from '@arizeai/openinference-instrumentation-langchain';
 import { LangChainInstrumentation as TraceloopLangChain } from '@traceloop/instrumentation-langchain';
 import * as CallbackManagerModule from '@langchain/core/callbacks/manager';
+import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   await works.invoke({ q: 'a' });
   await leaky.invoke({ q: 'a' }).catch(() => undefined);
   // Both instrumentations end their spans from LangChain's callback queue.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await awaitAllCallbacks();
   reportAndExit(exporter.getFinishedSpans(), diagnostics);
 }
 

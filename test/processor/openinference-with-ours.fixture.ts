@@ -40,8 +40,8 @@ async function main(): Promise<void> {
 
   await refused.invoke({ q: 'a' }).catch(() => undefined);
   await works.invoke({ q: 'a' });
-  // OpenInference ends its spans from LangChain's callback queue.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // OpenInference ends its spans from LangChain's callback queue (the copy the tools came from).
+  await load('@langchain/core/callbacks/promises').awaitAllCallbacks();
   reportAndExit(exporter.getFinishedSpans(), diagnostics);
 }
 
