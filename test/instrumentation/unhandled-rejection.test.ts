@@ -93,7 +93,7 @@ describe('unhandled rejections are the app’s, with or without the package (chi
         runApp(node, { ...env, WITH_PACKAGE: '0' }),
         runApp(node, { ...env, WITH_PACKAGE: '1' }),
       ]);
-      // The app's 50 ms timer may fire before the two event-loop turns on a loaded machine.
+      // The app's 200 ms timer may fire before the two event-loop turns on a loaded machine.
       const lines = (out: string) => out.trim().split('\n').sort();
       expect(lines(bare.stdout)).to.deep.equal(['called', 'caught: handled boom', 'still running']);
       expect([instrumented.code, lines(instrumented.stdout), instrumented.stderr]).to.deep.equal([
