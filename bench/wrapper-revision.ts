@@ -6,7 +6,7 @@ import { measure, roundRatios, rowsAgainst, valueRow, type Row, type Variant } f
 import { compareRounds } from './mann-whitney';
 import { buildBundle, loadPackage } from './subject';
 import { dropProvider } from './tracing';
-import { batch, bothTools, minimalWrapper, NAME, OPS, realAxios503 } from './wrapper';
+import { batch, bothTools, NAME, OPS, realAxios503, referenceVariants } from './wrapper';
 
 /**
  * Case 3b, `npm run bench -- wrapper-revision:<git revision>`: case 3's tool through
@@ -62,8 +62,7 @@ export async function run(revision?: string): Promise<Row[]> {
     const fn = tools[outcome];
     const fails = outcome === 'failure';
     const variants: Variant[] = [
-      { name: 'bare tool', fn: batch(fn, fails) },
-      { name: 'minimal wrapper', fn: batch(minimalWrapper(tracer, fn), fails) },
+      ...referenceVariants(tracer, fn, fails),
       { name: then, fn: batch(past.instrumentTool(fn, NAME, options), fails) },
       { name: now, fn: batch(instrumentTool(fn, NAME, options), fails) },
     ];

@@ -85,6 +85,14 @@ export function bothTools(error: unknown): Record<'success' | 'failure', Tool> {
   };
 }
 
+/** What every wrapper row is measured beside: the bare tool and the minimal wrapper (the limit). */
+export function referenceVariants(tracer: Tracer, fn: Tool, fails: boolean): Variant[] {
+  return [
+    { name: 'bare tool', fn: batch(fn, fails) },
+    { name: 'minimal wrapper', fn: batch(minimalWrapper(tracer, fn), fails) },
+  ];
+}
+
 export async function run(): Promise<Row[]> {
   const error = await realAxios503();
   const plain = dropProvider();
@@ -96,8 +104,7 @@ export async function run(): Promise<Row[]> {
     const fn = tools[outcome];
     const fails = outcome === 'failure';
     const variants: Variant[] = [
-      { name: 'bare tool', fn: batch(fn, fails) },
-      { name: 'minimal wrapper', fn: batch(minimalWrapper(tracer, fn), fails) },
+      ...referenceVariants(tracer, fn, fails),
       // The two attributes the GenAI conventions require: part of the gap is just these.
       {
         name: 'minimal wrapper + 2 GenAI attributes',
