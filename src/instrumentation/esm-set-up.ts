@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
-import { logger } from '../logger';
+import { checkLater } from './later-check';
+import { tellUser } from './user-notice';
 
 /**
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
@@ -11,8 +12,6 @@ import { logger } from '../logger';
  * patched.
  */
 
-/** Long enough for an ESM app's static imports to have loaded and run. */
-const CHECK_AFTER_MS = 10_000;
 const CHECKED_KEY = Symbol.for('otel-tool-errors.esmSetUpChecked');
 
 const FIX =
@@ -29,19 +28,10 @@ export function checkEsmSetUpLater(unpatched: () => readonly string[]): void {
   const holder = globalThis as { [CHECKED_KEY]?: boolean };
   if (holder[CHECKED_KEY]) return;
   holder[CHECKED_KEY] = true;
-  const check = () => {
-    clearTimeout(timer);
-    process.removeListener('beforeExit', check);
-    try {
-      const missed = esmFrameworksMissed(unpatched());
-      if (missed.length > 0) warn(missed);
-    } catch (err) {
-      logger.error('could not check the ESM set-up', err);
-    }
-  };
-  const timer = setTimeout(check, CHECK_AFTER_MS);
-  timer.unref();
-  process.once('beforeExit', check);
+  checkLater(() => {
+    const missed = esmFrameworksMissed(unpatched());
+    if (missed.length > 0) warn(missed);
+  });
 }
 
 /** The supported frameworks an ESM app without a loader hook may have imported unpatched. */
@@ -83,7 +73,7 @@ function loaderHookActive(): boolean {
   return false;
 }
 
-function appDirectory(entry: string): string {
+export function appDirectory(entry: string): string {
   try {
     return dirname(realpathSync(entry));
   } catch {
@@ -93,23 +83,22 @@ function appDirectory(entry: string): string {
 
 /** Whether `node_modules/{name}` exists in `from` or a folder above it, as Node would look. */
 function installedFrom(from: string, name: string): boolean {
+  return packageDirectoryFrom(from, name) !== undefined;
+}
+
+/** The folder of package `name` as Node resolves it from `from`: `node_modules/{name}` there or above. */
+export function packageDirectoryFrom(from: string, name: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
-    if (dirname(dir) === dir) return false;
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
-/**
- * Through `diag`, and on stderr while no `OTEL_LOG_LEVEL` is set (with one set, the SDK's diag
- * logger prints it, or `none` silences it).
- */
 function warn(frameworks: readonly string[]): void {
-  const message =
+  tellUser(
     'this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
-    `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and their ` +
-    `tool calls get no spans. To fix it, ${FIX}.`;
-  logger.warn(message);
-  if (process.env.OTEL_LOG_LEVEL === undefined || process.env.OTEL_LOG_LEVEL.trim() === '') {
-    process.stderr.write(`otel-tool-errors: ${message}\n`);
-  }
+      `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and their ` +
+      `tool calls get no spans. To fix it, ${FIX}.`,
+  );
 }

@@ -9,6 +9,8 @@ import { createAdapterContext } from './adapters/adapter-context';
 import { ADAPTERS, TOOL_FRAMEWORK_NAMES } from './adapters';
 import { checkConfig, withCaptureDefaults } from './config';
 import { checkEsmSetUpLater } from './esm-set-up';
+import { reportFrameworksLater } from './framework-report';
+import { FrameworkSupport } from './framework-support';
 import type { ToolInstrumentationConfig } from './types';
 
 /**
@@ -20,6 +22,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
   // `declare`: assigned in init(), which the base constructor calls before field initialisers run.
   declare private frameworkHooks: FrameworkHooks[];
   declare private moduleDefinitions: InstrumentationNodeModuleDefinition[];
+  declare private support: FrameworkSupport;
 
   constructor(config: ToolInstrumentationConfig = {}) {
     super(
@@ -58,12 +61,16 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
 
   private setUpFrameworks(): FrameworkHooks[] {
     const disabled = new Set(this.getConfig().disabledFrameworks ?? []);
-    const ctx = createAdapterContext({
+    this.support = new FrameworkSupport();
+    const state = {
       tracer: () => this.tracer,
       config: () => this.getConfig(),
       isEnabled: () => this.isEnabled(),
-    });
-    return ADAPTERS.filter((adapter) => !disabled.has(adapter.name)).map((adapter) => adapter.setup(ctx));
+      support: this.support,
+    };
+    return ADAPTERS.filter((adapter) => !disabled.has(adapter.name)).map((adapter) =>
+      adapter.setup(createAdapterContext(state, adapter)),
+    );
   }
 
   override enable(): void {
@@ -71,6 +78,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
     super.enable();
     for (const hooks of this.frameworkHooks) hooks.enable?.();
     checkEsmSetUpLater(() => this.unpatchedPackages());
+    reportFrameworksLater(this.support);
   }
 
   override disable(): void {

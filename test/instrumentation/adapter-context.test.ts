@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { createAdapterContext } from '../../src/instrumentation/adapters/adapter-context';
+import { FrameworkSupport } from '../../src/instrumentation/framework-support';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
@@ -30,7 +31,15 @@ describe('the adapter context', () => {
   let tracing: TestTracing;
   let enabled: boolean;
   const ctx = () =>
-    createAdapterContext({ tracer: () => tracing.tracer, config: () => ({}), isEnabled: () => enabled });
+    createAdapterContext(
+      {
+        tracer: () => tracing.tracer,
+        config: () => ({}),
+        isEnabled: () => enabled,
+        support: new FrameworkSupport(),
+      },
+      { name: 'acme', setup: () => ({}) },
+    );
 
   beforeEach(() => {
     tracing = createTestTracing();

@@ -3,7 +3,10 @@ import {
   InstrumentationNodeModuleDefinition,
   InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { logger } from '../../logger';
+import type { FrameworkSupport, PatchPoint } from '../framework-support';
 import { watchLoadedFile } from '../loaded-file-watch';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
@@ -13,7 +16,9 @@ import {
   textOrUndefined,
   type AdapterContext,
   type AnyFunction,
+  type ExportShape,
   type ExportWrappers,
+  type FrameworkAdapter,
   type ModulePatch,
   type ToolCallFields,
 } from './adapter';
@@ -23,17 +28,27 @@ export interface InstrumentationState {
   tracer(): Tracer;
   config(): ToolInstrumentationConfig;
   isEnabled(): boolean;
+  /** The releases the instrumentation's adapters declared and found. */
+  support: FrameworkSupport;
 }
 
-/** The context every adapter of one `ToolInstrumentation` shares. */
-export function createAdapterContext(state: InstrumentationState): AdapterContext {
+/**
+ * The hooks accept every release of a package; `FrameworkSupport` judges each against the tested
+ * range (see there), so that a release outside it is patched or explained, never silently skipped.
+ */
+const ANY_RELEASE = ['*'];
+
+/** The context of one adapter of a `ToolInstrumentation`. */
+export function createAdapterContext(state: InstrumentationState, adapter: FrameworkAdapter): AdapterContext {
   const wrappers = new OwnWrappers(state.isEnabled);
+  const { support } = state;
   return {
     diag: logger,
     traceToolCall: (fields, run, options) =>
       traceToolCall(state.tracer(), state.config(), toolCallInfo(fields), run, options),
     wrap: (target, name, wrapper) => wrappers.wrap(target, name, wrapper as (original: unknown) => unknown),
     wrapExports: (exportWrappers) => ({
+      expects: shapeOf(exportWrappers),
       patch: (exports) => {
         for (const [target, methods] of wrapTargets(exports, exportWrappers)) {
           for (const [method, wrapper] of Object.entries(methods)) {
@@ -50,25 +65,46 @@ export function createAdapterContext(state: InstrumentationState): AdapterContex
     }),
     unwrap: (target, name) => wrappers.unwrap(target, name),
     isEnabled: state.isEnabled,
-    patchPackage: (name, supported, patch) => {
-      const { patch: onLoad, unpatch } = logged(name, patch);
-      return new InstrumentationNodeModuleDefinition(name, [...supported], onLoad, unpatch);
+    patchPackage: (name, tested, patch) => {
+      const point = support.declare({ adapter, name, tested });
+      const { patch: onLoad, unpatch } = guarded(support, point, name, patch);
+      return declaredRange(
+        new InstrumentationNodeModuleDefinition(name, ANY_RELEASE, onLoad, unpatch),
+        tested,
+      );
     },
-    patchFiles: (name, supported, files) =>
-      new InstrumentationNodeModuleDefinition(
-        name,
-        [...supported],
-        undefined,
-        undefined,
-        files.flatMap((file) =>
-          file.files.map((path) => {
-            const { patch, unpatch } = logged(path, file);
-            return new InstrumentationNodeModuleFile(path, [...supported], patch, unpatch);
-          }),
-        ),
-      ),
-    watchFile: (filename, patch) => watchLoadedFile(filename, logged(filename, patch)),
+    patchFiles: (name, tested, files) => {
+      const point = support.declare({ adapter, name, tested, files: files.map((file) => file.files) });
+      const hooks = files.flatMap((file) =>
+        file.files.map((path) => {
+          const { patch, unpatch } = guarded(support, point, path, file);
+          return new InstrumentationNodeModuleFile(path, ANY_RELEASE, patch, unpatch);
+        }),
+      );
+      return declaredRange(
+        new InstrumentationNodeModuleDefinition(name, ANY_RELEASE, undefined, undefined, hooks),
+        tested,
+      );
+    },
+    watchFile: (name, tested, filename, patch) => {
+      const point = support.declare({ adapter, name, tested });
+      const { patch: onLoad, unpatch } = guarded(support, point, filename, patch);
+      return watchLoadedFile(filename, {
+        patch: (exports) => onLoad(exports, versionAbove(filename, name)),
+        unpatch: (exports) => unpatch(exports),
+      });
+    },
   };
+}
+
+/** The definition, with the range its adapter was tested on (the hooks themselves accept any). */
+function declaredRange<T extends object>(definition: T, tested: readonly string[]): T & TestedRange {
+  return Object.assign(definition, { testedVersions: [...tested] });
+}
+
+/** What a module definition made here carries besides OpenTelemetry's fields. */
+export interface TestedRange {
+  testedVersions: string[];
 }
 
 type Methods = Record<string, (original: AnyFunction) => AnyFunction>;
@@ -85,14 +121,23 @@ function wrapTargets(exports: unknown, { prototypes = {}, functions }: ExportWra
 }
 
 /**
- * The patch as the instrumentation base calls it: returning the exports the app gets, logging
- * each application with the module's version, and never throwing into the app's `require`.
+ * The patch as the instrumentation base calls it: only for a release `support` admits, returning
+ * the exports the app gets, logging each application with the module's version, and never
+ * throwing into the app's `require`.
  */
-function logged(module: string, { patch, unpatch }: ModulePatch) {
+function guarded(
+  support: FrameworkSupport,
+  point: PatchPoint,
+  module: string,
+  { patch, unpatch, expects }: ModulePatch,
+) {
   return {
     patch: (exports: unknown, moduleVersion?: string) => {
       try {
+        const release = support.admit(point, moduleVersion, exports, expects);
+        if (release.leftAlone !== undefined || release.fit === 'another adapter') return exports;
         const patched: unknown = patch(exports);
+        release.undo.push(() => unpatch(exports));
         logger.debug(`patched ${module}${moduleVersion ? `@${moduleVersion}` : ''}`);
         return patched ?? exports;
       } catch (err) {
@@ -109,6 +154,29 @@ function logged(module: string, { patch, unpatch }: ModulePatch) {
       }
     },
   };
+}
+
+/** What `wrapExports` wraps: all of it must be there. */
+function shapeOf({ prototypes = {}, functions = {} }: ExportWrappers): ExportShape {
+  return {
+    functions: Object.keys(functions),
+    prototypes: Object.fromEntries(
+      Object.entries(prototypes).map(([className, methods]) => [className, Object.keys(methods)]),
+    ),
+  };
+}
+
+/** The version of package `name` that `filename` belongs to: the nearest package.json of that name. */
+function versionAbove(filename: string, name: string): string | undefined {
+  for (let dir = dirname(filename); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+      if (manifest.name === name && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // No package.json here: look further up.
+    }
+  }
+  return undefined;
 }
 
 /** The fields the span records: ids and descriptions only when they are strings with content. */

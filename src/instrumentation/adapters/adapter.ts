@@ -21,6 +21,18 @@ export interface ToolCallFields extends Omit<ToolCallInfo, 'callId' | 'descripti
 export interface ModulePatch<Exports = any> {
   patch(exports: Exports): Exports | void;
   unpatch(exports: Exports): void;
+  /**
+   * What the exports must have for `patch` to do its job. Checked before patching: when a release
+   * lacks any of it, nothing of that package is patched and the user is told (`wrapExports` fills it).
+   */
+  expects?: ExportShape;
+}
+
+/** Exported functions, and methods of exported classes, by name. */
+export interface ExportShape {
+  functions?: readonly string[];
+  /** `{ Client: ['callTool'] }`: `exports.Client.prototype.callTool` is a function. */
+  prototypes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Wrappers for a module's exports: `(original) => wrapper`, by class and method, or by function. */
@@ -58,23 +70,28 @@ export interface AdapterContext {
   isEnabled(): boolean;
   /** The patch that puts `wrappers` on a module's exports (through `wrap`) and takes them off. */
   wrapExports(wrappers: ExportWrappers): ModulePatch;
-  /** Package `name`'s main exports (CommonJS and ESM alike), patched while its version is `supported`. */
+  /**
+   * Package `name`'s main exports (CommonJS and ESM alike). `tested` is the range of releases the
+   * adapter's tests pass on: those are patched; a newer release is patched when its exports still
+   * have the expected shape (and logged); anything else is left alone and the user told why.
+   */
   patchPackage(
     name: string,
-    supported: readonly string[],
+    tested: readonly string[],
     patch: ModulePatch,
   ): InstrumentationNodeModuleDefinition;
-  /** Files inside package `name`, patched while its version is `supported`. */
+  /** Files inside package `name`, judged by `tested` as `patchPackage` does. */
   patchFiles(
     name: string,
-    supported: readonly string[],
+    tested: readonly string[],
     files: readonly FilePatch[],
   ): InstrumentationNodeModuleDefinition;
   /**
-   * A CommonJS file known only by its absolute path, patched while the watch runs (start it in
-   * `enable`, stop it in `disable`), for files require-in-the-middle cannot find by package name.
+   * A CommonJS file of package `name` known only by its absolute path, patched while the watch runs
+   * (start it in `enable`, stop it in `disable`), for files require-in-the-middle cannot find by
+   * package name. Its release is judged by `tested` as `patchPackage` does.
    */
-  watchFile(filename: string, patch: ModulePatch): LoadedFileWatch;
+  watchFile(name: string, tested: readonly string[], filename: string, patch: ModulePatch): LoadedFileWatch;
 }
 
 /** One framework's hooks for one `ToolInstrumentation`. */
@@ -89,6 +106,11 @@ export interface FrameworkHooks {
 export interface FrameworkAdapter {
   /** The name users pass in `disabledFrameworks`. */
   readonly name: string;
+  /**
+   * The tool spans the framework makes itself, which `ToolErrorSpanProcessor` enriches even where
+   * this adapter cannot patch (named in what the user is told then); none if it makes none.
+   */
+  readonly ownToolSpans?: string;
   setup(ctx: AdapterContext): FrameworkHooks;
 }
 

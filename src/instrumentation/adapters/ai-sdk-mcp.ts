@@ -52,7 +52,8 @@ export const aiSdkMcpAdapter: FrameworkAdapter = {
       const target = exports && exportsCopies.patched(exports);
       if (target) for (const name of FACTORIES) ctx.unwrap(target, name);
     };
-    return { modules: [ctx.patchPackage('@ai-sdk/mcp', SUPPORTED, { patch, unpatch })] };
+    const expects = { functions: ['createMCPClient'] };
+    return { modules: [ctx.patchPackage('@ai-sdk/mcp', SUPPORTED, { patch, unpatch, expects })] };
   },
 };
 

@@ -27,6 +27,7 @@ interface AiTool {
 
 export const aiSdkV6Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v6',
+  ownToolSpans: "the AI SDK's own `ai.toolCall` spans (with `experimental_telemetry` on)",
   setup(ctx) {
     const exportsCopies = new ConfigurableExports<AiModule>();
     const patch = (exports: AiModule) => {
@@ -50,7 +51,8 @@ export const aiSdkV6Adapter: FrameworkAdapter = {
       for (const name of WRAPPED_FUNCTIONS) ctx.unwrap(target, name);
       if (target.ToolLoopAgent) ctx.unwrap(target.ToolLoopAgent.prototype, 'prepareCall');
     };
-    return { modules: [ctx.patchPackage('ai', SUPPORTED, { patch, unpatch })] };
+    const expects = { functions: WRAPPED_FUNCTIONS };
+    return { modules: [ctx.patchPackage('ai', SUPPORTED, { patch, unpatch, expects })] };
   },
 };
 

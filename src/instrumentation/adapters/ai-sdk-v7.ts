@@ -17,6 +17,17 @@ import { PendingOutcome } from './shared/pending-outcome';
  * Limit: a call with its own `telemetry.integrations` replaces the global ones, this one included.
  */
 const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
+const SUPPORTED = ['>=7.0.0 <8'];
+/**
+ * Nothing to patch, but `ai` is declared all the same: so that its release is judged and reported
+ * like any framework's, and the v6 adapter leaves `ai` 7 to this one. A release without
+ * `registerTelemetry` no longer reads the integrations this adapter relies on.
+ */
+const JUDGED_ONLY = {
+  patch: () => undefined,
+  unpatch: () => undefined,
+  expects: { functions: ['registerTelemetry'] },
+};
 
 interface ToolCallEvent {
   callId?: unknown;
@@ -33,6 +44,7 @@ interface ToolEndEvent {
 
 export const aiSdkV7Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v7',
+  ownToolSpans: "`@ai-sdk/otel`'s `execute_tool` spans",
   setup(ctx) {
     const pending = new Map<string, PendingOutcome>();
     const integration = {
@@ -54,6 +66,7 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
       return store[REGISTRY] as unknown[];
     };
     return {
+      modules: [ctx.patchPackage('ai', SUPPORTED, JUDGED_ONLY)],
       enable() {
         const integrations = registry();
         if (!integrations.includes(integration)) integrations.unshift(integration);

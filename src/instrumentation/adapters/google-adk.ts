@@ -37,6 +37,7 @@ const notingTools = new WeakSet<object>();
 
 export const googleAdkAdapter: FrameworkAdapter = {
   name: 'google-adk',
+  ownToolSpans: "ADK's own `execute_tool` spans",
   setup(ctx) {
     const functionTool = {
       runAsync: (original: AnyFunction) => wrapRunAsync(ctx, original),

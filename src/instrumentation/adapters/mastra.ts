@@ -24,6 +24,7 @@ interface ExecutionContext {
 
 export const mastraAdapter: FrameworkAdapter = {
   name: 'mastra',
+  ownToolSpans: "Mastra's own tool spans (through `@mastra/otel-bridge`)",
   setup(ctx) {
     const tools = {
       files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),

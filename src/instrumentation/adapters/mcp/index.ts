@@ -37,7 +37,9 @@ export const mcpAdapter: FrameworkAdapter = {
       ['server/mcp', ctx.wrapExports({ prototypes: mcpServer })],
     ];
     const cjsBuildWatches = v1Files.flatMap(([path, patch]) =>
-      installedCjsBuild(`${path}.js`).map((filename) => ctx.watchFile(filename, patch)),
+      installedCjsBuild(`${path}.js`).map((filename) =>
+        ctx.watchFile('@modelcontextprotocol/sdk', V1, filename, patch),
+      ),
     );
     return {
       enable: () => cjsBuildWatches.forEach((watch) => watch.start()),

@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+import { logger } from '../logger';
+import { appDirectory, packageDirectoryFrom } from './esm-set-up';
+import { patches, type FrameworkSupport, type PatchPoint } from './framework-support';
+import { checkLater } from './later-check';
+
+/**
+ * What an instrumentation did with the frameworks of the app, once the app has loaded them (see
+ * `checkLater`): one `info` line listing them, and one line to the user for a framework whose
+ * patched file never loaded because its release no longer has it (the hook by file name cannot
+ * fire then, so nothing else would tell).
+ */
+export function reportFrameworksLater(support: FrameworkSupport): void {
+  checkLater(() => {
+    for (const point of support.declared()) checkPatchedFiles(support, point);
+    const found = support.releases().filter((release) => release.fit !== 'another adapter');
+    if (found.length === 0) return;
+    const described = found.map(({ point, version, fit, leftAlone }) => {
+      const what = `${point.name}${version === undefined ? '' : ` ${version}`}`;
+      if (leftAlone !== undefined) return `${what} left alone (${leftAlone})`;
+      return fit === 'newer' ? `${what} patched (newer than tested)` : `${what} patched`;
+    });
+    logger.info(`frameworks found: ${described.join('; ')}`);
+  });
+}
+
+/**
+ * Tells the user when `point`'s package was loaded at a release that lacks a file it patches (all
+ * of that file's builds): its hook can never fire.
+ */
+function checkPatchedFiles(support: FrameworkSupport, point: PatchPoint): void {
+  if (!point.files) return;
+  const dir = loadedPackageDirectory(point.name) ?? dependencyDirectory(point.name);
+  if (dir === undefined) return;
+  const version = versionIn(dir);
+  if (!patches(support.fit(point, version))) return;
+  for (const builds of point.files) {
+    const files = builds.map((file) => file.slice(point.name.length + 1));
+    if (!files.some((file) => existsSync(join(dir, file)))) support.filesMissing(point, version, files);
+  }
+}
+
+/** The package's folder, when `require` loaded any file of it. */
+function loadedPackageDirectory(name: string): string | undefined {
+  const marker = `${sep}node_modules${sep}${name.split('/').join(sep)}${sep}`;
+  const cache = createRequire(join(process.cwd(), 'index.js')).cache;
+  for (const file of Object.keys(cache)) {
+    const at = file.lastIndexOf(marker);
+    if (at >= 0) return file.slice(0, at + marker.length - 1);
+  }
+  return undefined;
+}
+
+/**
+ * The package's folder, when the app's own package.json depends on it: an ESM app's imports leave
+ * no trace to read, but a package the app names it will load.
+ */
+function dependencyDirectory(name: string): string | undefined {
+  const entry = process.argv[1];
+  if (!entry) return undefined;
+  const from = appDirectory(entry);
+  const manifest = nearestManifest(from);
+  if (!manifest) return undefined;
+  const sections = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+  if (!sections.some((section) => typeof manifest[section]?.[name] === 'string')) return undefined;
+  return packageDirectoryFrom(from, name);
+}
+
+type Manifest = Record<string, Record<string, unknown> | undefined>;
+
+function nearestManifest(from: string): Manifest | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return readJson(file) as Manifest | undefined;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function versionIn(dir: string): string | undefined {
+  const version = (readJson(join(dir, 'package.json')) as { version?: unknown } | undefined)?.version;
+  return typeof version === 'string' ? version : undefined;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,179 @@
+import { compare, gtr, minVersion, satisfies, valid } from 'semver';
+import { logger } from '../logger';
+import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
+import type { ExportShape, FrameworkAdapter } from './adapters/adapter';
+import { missingFromShape } from './export-shape';
+import { tellUser } from './user-notice';
+
+/**
+ * Which releases of a framework an adapter patches, and what the user is told about the rest.
+ * Every release of a package reaches the patch (the module hooks accept any version); here it is
+ * judged against the releases the adapter was tested on:
+ * - tested, and its exports have the expected shape: patched;
+ * - newer than every adapter's tested range, with the expected shape: patched, and logged once;
+ * - tested by another adapter (the AI SDK v6 adapter leaves `ai` 7 to the v7 one): left to it;
+ * - anything else, or a shape that does not match: nothing of the package is patched, and the user
+ *   is told once, on stderr and through `diag`.
+ */
+
+/** A package an adapter patches, and the releases its tests pass on. */
+export interface PatchPoint {
+  readonly adapter: FrameworkAdapter;
+  readonly name: string;
+  readonly tested: readonly string[];
+  /** For file patch points: the module names of each patched file's builds (see `FilePatch`). */
+  readonly files?: ReadonlyArray<readonly string[]>;
+}
+
+type Fit = 'tested' | 'newer' | 'unknown version' | 'another adapter' | 'outside';
+
+/** One release of a package as one adapter found it. */
+export interface FoundRelease {
+  readonly point: PatchPoint;
+  readonly version: string | undefined;
+  fit: Fit;
+  /** Set when the release is left alone: why, as the user is told. */
+  leftAlone?: string;
+  /** Takes off what was patched of this release, should a later file turn out not to match. */
+  readonly undo: Array<() => void>;
+}
+
+export class FrameworkSupport {
+  private readonly points = new Map<string, PatchPoint[]>();
+  private readonly found = new Map<string, FoundRelease>();
+
+  /** Records a patch point; every point of a package must be declared before any is judged. */
+  declare(point: PatchPoint): PatchPoint {
+    const points = this.points.get(point.name) ?? [];
+    points.push(point);
+    this.points.set(point.name, points);
+    return point;
+  }
+
+  declared(): readonly PatchPoint[] {
+    return [...this.points.values()].flat();
+  }
+
+  /** The releases found so far. */
+  releases(): readonly FoundRelease[] {
+    return [...this.found.values()];
+  }
+
+  /**
+   * Whether `exports`, one module of `point`'s package at `version`, may be patched with a patch
+   * that `expects` a shape. When the answer is no for a reason the user must hear, they are told.
+   * `undo` is kept to take the patch off if a later module of the same release does not match.
+   */
+  admit(
+    point: PatchPoint,
+    version: string | undefined,
+    exports: unknown,
+    expects?: ExportShape,
+  ): FoundRelease {
+    const key = `${point.adapter.name}\u0000${point.name}\u0000${version}`;
+    let release = this.found.get(key);
+    if (!release) {
+      release = { point, version, fit: this.fit(point, version), undo: [] };
+      this.found.set(key, release);
+      this.judged(release);
+    }
+    if (release.leftAlone === undefined && patches(release.fit)) {
+      const missing = missingFromShape(exports, expects);
+      if (missing.length > 0) this.refuse(release, missing);
+    }
+    return release;
+  }
+
+  /** Says, once, that a release was found whose patched files never loaded because it has none of them. */
+  filesMissing(point: PatchPoint, version: string | undefined, files: readonly string[]): void {
+    tellUser(
+      `${release(point.name, version)} was loaded, but the file${files.length > 1 ? 's' : ''} ` +
+        `otel-tool-errors ${INSTRUMENTATION_VERSION} patches in it (${files.join(', ')}) ` +
+        `${files.length > 1 ? 'are' : 'is'} not there, so ${consequence(point)} Upgrade otel-tool-errors.`,
+    );
+  }
+
+  /** How `version` of `point`'s package relates to the ranges every adapter declared for it. */
+  fit(point: PatchPoint, version: string | undefined): Fit {
+    if (version === undefined || valid(version) === null) return 'unknown version';
+    const inRange = (p: PatchPoint) => p.tested.some((range) => satisfies(version, range));
+    if (inRange(point)) return 'tested';
+    const points = this.points.get(point.name) ?? [point];
+    if (points.some((p) => p.adapter !== point.adapter && inRange(p))) return 'another adapter';
+    if (!points.every((p) => p.tested.every((range) => gtr(version, range)))) return 'outside';
+    return newest(points).adapter === point.adapter ? 'newer' : 'another adapter';
+  }
+
+  /** The ranges all adapters declared for a package, as the user reads them. */
+  private ranges(name: string): string {
+    const ranges = (this.points.get(name) ?? []).flatMap((point) => point.tested);
+    return [...new Set(ranges)].join(' or ');
+  }
+
+  private judged(found: FoundRelease): void {
+    const { point, version, fit } = found;
+    const what = release(point.name, version);
+    switch (fit) {
+      case 'tested':
+        logger.debug(`found ${what}: patched (tested ${point.tested.join(' or ')})`);
+        return;
+      case 'unknown version':
+        logger.debug(`found ${point.name} without a readable version: patched if its exports match`);
+        return;
+      case 'newer':
+        logger.info(
+          `found ${what}, newer than the releases otel-tool-errors ${INSTRUMENTATION_VERSION} was tested ` +
+            `with (${this.ranges(point.name)}): patched, as its exports have the expected shape`,
+        );
+        return;
+      case 'another adapter':
+        logger.debug(`found ${what}: left to another adapter than ${point.adapter.name}`);
+        return;
+      case 'outside':
+        found.leftAlone = `outside the supported releases (${this.ranges(point.name)})`;
+        logger.debug(`found ${what}: left alone, ${found.leftAlone}`);
+        tellUser(
+          `${what} is outside the releases otel-tool-errors ${INSTRUMENTATION_VERSION} supports ` +
+            `(${this.ranges(point.name)}), so ${consequence(point)} ` +
+            `Install a supported release of ${point.name}, or the newest otel-tool-errors.`,
+          `outside ${what}`,
+        );
+    }
+  }
+
+  private refuse(found: FoundRelease, missing: readonly string[]): void {
+    found.leftAlone = `its exports lack ${missing.join(', ')}`;
+    for (const undo of found.undo.splice(0)) undo();
+    const what = release(found.point.name, found.version);
+    logger.debug(`found ${what}: left alone, ${found.leftAlone}`);
+    tellUser(
+      `${what} has no ${missing.join(', ')}, which otel-tool-errors ${INSTRUMENTATION_VERSION} patches, so ` +
+        `nothing of ${found.point.name} was patched and ${consequence(found.point)} Upgrade otel-tool-errors.`,
+    );
+  }
+}
+
+/** Whether a release that fits so is patched (when its shape matches). */
+export function patches(fit: Fit): boolean {
+  return fit === 'tested' || fit === 'newer' || fit === 'unknown version';
+}
+
+function release(name: string, version: string | undefined): string {
+  return version === undefined ? name : `${name} ${version}`;
+}
+
+/** What the user loses, and what still works where the framework makes tool spans of its own. */
+function consequence({ adapter }: PatchPoint): string {
+  const kept = adapter.ownToolSpans ? ` (ToolErrorSpanProcessor still enriches ${adapter.ownToolSpans})` : '';
+  return `its tool calls get no spans from otel-tool-errors${kept}.`;
+}
+
+/** The point whose tested releases start highest: the one a release newer than all of them goes to. */
+function newest(points: readonly PatchPoint[]): PatchPoint {
+  const start = (point: PatchPoint) =>
+    point.tested
+      .map((range) => minVersion(range)?.version ?? '0.0.0')
+      .sort(compare)
+      .at(-1) ?? '0.0.0';
+  return [...points].sort((a, b) => compare(start(a), start(b))).at(-1)!;
+}

@@ -1,0 +1,165 @@
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { expect } from 'chai';
+import type { FrameworkAdapter, ModulePatch } from '../../src/instrumentation/adapters/adapter';
+import { createAdapterContext } from '../../src/instrumentation/adapters/adapter-context';
+import { FrameworkSupport } from '../../src/instrumentation/framework-support';
+import { INSTRUMENTATION_VERSION as VERSION } from '../../src/tool-span/scope';
+import { createTestTracing } from '../helpers/tracing';
+
+/**
+ * How each release of a package is judged before a patch reaches it, through the adapter context
+ * as adapters use it. What the user sees of it under the register is in
+ * test/register/framework-releases.test.ts.
+ */
+
+type Logged = { level: string; line: string };
+
+/** Every diag line at DEBUG and above while `run` runs (OTEL_LOG_LEVEL set: no stderr copy). */
+function logged(run: () => void): Logged[] {
+  const lines: Logged[] = [];
+  const keep =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void lines.push({ level, line: args.map(String).join(' ') });
+  diag.setLogger(
+    { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug'), verbose: () => {} },
+    { logLevel: DiagLogLevel.DEBUG, suppressOverrideMessage: true },
+  );
+  const logLevel = process.env.OTEL_LOG_LEVEL;
+  process.env.OTEL_LOG_LEVEL = 'debug';
+  try {
+    run();
+  } finally {
+    diag.disable();
+    if (logLevel === undefined) delete process.env.OTEL_LOG_LEVEL;
+    else process.env.OTEL_LOG_LEVEL = logLevel;
+  }
+  return lines;
+}
+
+/** A framework module: `run` is what the adapter wraps. */
+const frameworkExports = () => ({ Agent: class Agent {}, run: () => 'ran' });
+
+describe('framework releases: which are patched, and what is said of the rest', () => {
+  const tracing = createTestTracing();
+  after(() => tracing.shutdown());
+  let support: FrameworkSupport;
+  beforeEach(() => (support = new FrameworkSupport()));
+
+  /** A context for adapter `name`, as the instrumentation makes one per adapter. */
+  const contextOf = (name: string, ownToolSpans?: string) =>
+    createAdapterContext(
+      { tracer: () => tracing.tracer, config: () => ({}), isEnabled: () => true, support },
+      { name, ownToolSpans, setup: () => ({}) } satisfies FrameworkAdapter,
+    );
+
+  /** A patch that records what it patched, wrapping `run`. */
+  const recordingPatch = (patched: object[]): ModulePatch => ({
+    expects: { functions: ['run'] },
+    patch: (exports: object) => void patched.push(exports),
+    unpatch: (exports: object) => void patched.splice(patched.indexOf(exports), 1),
+  });
+
+  it('patches a tested release and a newer one whose shape matches; only the newer one is logged at info', () => {
+    const patched: object[] = [];
+    const hook = contextOf('acme').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(patched));
+    const tested = frameworkExports();
+    const newer = frameworkExports();
+    const lines = logged(() => {
+      hook.patch!(tested, '1.4.0');
+      hook.patch!(newer, '2.1.0');
+    });
+    expect(patched).to.deep.equal([tested, newer]);
+    expect(lines.filter((entry) => entry.level === 'info').map((entry) => entry.line)).to.deep.equal([
+      `otel-tool-errors found acme 2.1.0, newer than the releases otel-tool-errors ${VERSION} was tested with ` +
+        '(>=1.0.0 <2): patched, as its exports have the expected shape',
+    ]);
+    expect(lines).to.deep.include({
+      level: 'debug',
+      line: 'otel-tool-errors found acme 1.4.0: patched (tested >=1.0.0 <2)',
+    });
+  });
+
+  it('leaves a release another adapter was tested on to that adapter, and a newer one to the newest', () => {
+    const v1: object[] = [];
+    const v2: object[] = [];
+    const v1Hook = contextOf('acme-v1').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(v1));
+    const v2Hook = contextOf('acme-v2').patchPackage('acme', ['>=2.0.0 <3'], recordingPatch(v2));
+    const releases = {
+      '1.2.0': frameworkExports(),
+      '2.3.0': frameworkExports(),
+      '3.0.0': frameworkExports(),
+    };
+    const lines = logged(() => {
+      for (const [version, exports] of Object.entries(releases)) {
+        v1Hook.patch!(exports, version);
+        v2Hook.patch!(exports, version);
+      }
+    });
+    expect(v1).to.deep.equal([releases['1.2.0']]);
+    expect(v2).to.deep.equal([releases['2.3.0'], releases['3.0.0']]);
+    expect(lines.filter((entry) => entry.level === 'warn')).to.deep.equal([]);
+  });
+
+  it('leaves an older release alone and says so once, naming what still works', () => {
+    const patched: object[] = [];
+    const hook = contextOf('acme', "Acme's own tool spans").patchPackage(
+      'acme',
+      ['>=1.0.0 <2'],
+      recordingPatch(patched),
+    );
+    const lines = logged(() => {
+      hook.patch!(frameworkExports(), '0.9.0');
+      hook.patch!(frameworkExports(), '0.9.0');
+    });
+    expect(patched).to.deep.equal([]);
+    expect(lines.filter((entry) => entry.level === 'warn').map((entry) => entry.line)).to.deep.equal([
+      `otel-tool-errors acme 0.9.0 is outside the releases otel-tool-errors ${VERSION} supports (>=1.0.0 <2), so ` +
+        "its tool calls get no spans from otel-tool-errors (ToolErrorSpanProcessor still enriches Acme's own " +
+        'tool spans). Install a supported release of acme, or the newest otel-tool-errors.',
+    ]);
+  });
+
+  it('a file that does not match takes off what was patched of the same release, and nothing more is patched', () => {
+    const patched: object[] = [];
+    const files = ['tools', 'agents', 'runner'].map((file) => ({
+      files: [`acme-files/dist/${file}.js`],
+      ...recordingPatch(patched),
+    }));
+    const definition = contextOf('acme').patchFiles('acme-files', ['>=1.0.0 <2'], files);
+    const [tools, agents, runner] = definition.files;
+    const toolsExports = frameworkExports();
+    const lines = logged(() => {
+      tools!.patch(toolsExports, '1.1.0');
+      expect(patched).to.deep.equal([toolsExports]);
+      agents!.patch({ Agent: class {} }, '1.1.0');
+      runner!.patch(frameworkExports(), '1.1.0');
+    });
+    expect(patched).to.deep.equal([]);
+    const warnings = lines.filter((entry) => entry.level === 'warn').map((entry) => entry.line);
+    expect(warnings).to.deep.equal([
+      `otel-tool-errors acme-files 1.1.0 has no run, which otel-tool-errors ${VERSION} patches, so nothing of ` +
+        'acme-files was patched and its tool calls get no spans from otel-tool-errors. Upgrade otel-tool-errors.',
+    ]);
+  });
+
+  it('patches a release without a readable version when its shape matches, and not otherwise', () => {
+    const patched: object[] = [];
+    const matching = frameworkExports();
+    const lines = logged(() => {
+      contextOf('acme').patchPackage('acme-unversioned', ['>=1.0.0 <2'], recordingPatch(patched)).patch!(
+        matching,
+        undefined,
+      );
+      contextOf('acme').patchPackage('acme-unversioned-2', ['>=1.0.0 <2'], recordingPatch(patched)).patch!(
+        { run: 'not a function' },
+        undefined,
+      );
+    });
+    expect(patched).to.deep.equal([matching]);
+    expect(lines.filter((entry) => entry.level === 'warn').map((entry) => entry.line)).to.deep.equal([
+      `otel-tool-errors acme-unversioned-2 has no run, which otel-tool-errors ${VERSION} patches, so nothing of ` +
+        'acme-unversioned-2 was patched and its tool calls get no spans from otel-tool-errors. Upgrade otel-tool-errors.',
+    ]);
+  });
+});
