@@ -79,7 +79,10 @@ for (const suite of suites) {
       published: time[version]?.slice(0, 10),
       install: Object.fromEntries([
         [suite.package, version],
-        ...companions.map(([name, how]) => [name, how === 'same' ? version : pinned.get(name).get(version)]),
+        ...companions.map(([name, how]) => [
+          name,
+          how === 'same' ? version : how === 'pinned' ? pinned.get(name).get(version) : how,
+        ]),
       ]),
     })),
   };

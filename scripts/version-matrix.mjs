@@ -45,19 +45,11 @@ function selected(args) {
     const listed = runs.find((run) => run.version === version);
     if (listed) return [[suite, listed]];
     const companions = Object.entries(suite.with ?? {});
-    if (companions.some(([, how]) => how !== 'same'))
-      throw new Error(`${arg}: not listed, and its companions are pinned`);
-    return [
-      [
-        suite,
-        {
-          version,
-          install: Object.fromEntries(
-            [suite.package, ...companions.map(([n]) => n)].map((n) => [n, version]),
-          ),
-        },
-      ],
-    ];
+    if (companions.some(([, how]) => how === 'pinned'))
+      throw new Error(`${arg}: not listed, and a package beside it is pinned to listed releases`);
+    const install = { [suite.package]: version };
+    for (const [name, how] of companions) install[name] = how === 'same' ? version : how;
+    return [[suite, { version, install }]];
   });
 }
 
