@@ -26,7 +26,7 @@ interface ExecutionContext {
 export const mastraAdapter: FrameworkAdapter = {
   name: 'mastra',
   setup(ctx) {
-    // Releases before 1.53 (esbuild CommonJS builds) export `createTool` as a non-configurable
+    // Releases before 1.54 (esbuild CommonJS builds) export `createTool` as a non-configurable
     // getter: the patch wraps it on a configurable copy of the exports, which the app then gets.
     const copies = new ConfigurableExports<object>();
     const inPlace = ctx.wrapExports({ functions: { createTool: (original) => wrapCreateTool(ctx, original) } });
