@@ -1,15 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /**
- * The version of `name` as `load` resolves it (the checkout's copy, or the version matrix's release),
- * read from the package's own package.json: found from its main file, for packages whose exports
- * do not include `./package.json`.
+ * The version of the package that `specifier` resolves into, as `load` resolves it (the checkout's
+ * copy, or under the version matrix the release under test): from the nearest package.json above
+ * the resolved file that has a version, for packages whose exports leave out `./package.json`.
  */
-export function installedVersion(load: NodeJS.Require, name: string): string {
-  const marker = `${join('node_modules', name)}`;
-  const main = load.resolve(name);
-  const root = main.slice(0, main.lastIndexOf(marker) + marker.length);
-  if (!root.endsWith(marker)) throw new Error(`${name} resolved to ${main}, outside a node_modules/${name}`);
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+export function installedVersion(load: NodeJS.Require, specifier: string): string {
+  let dir = dirname(load.resolve(specifier));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+      if (typeof version === 'string') return version;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json with a version above ${specifier}`);
+    dir = parent;
+  }
 }
