@@ -29,7 +29,9 @@ export const mastraAdapter: FrameworkAdapter = {
     // Releases before 1.54 (esbuild CommonJS builds) export `createTool` as a non-configurable
     // getter: the patch wraps it on a configurable copy of the exports, which the app then gets.
     const copies = new ConfigurableExports<object>();
-    const inPlace = ctx.wrapExports({ functions: { createTool: (original) => wrapCreateTool(ctx, original) } });
+    const inPlace = ctx.wrapExports({
+      functions: { createTool: (original) => wrapCreateTool(ctx, original) },
+    });
     const tools = {
       files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),
       patch(exports: object) {
