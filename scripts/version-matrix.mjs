@@ -6,7 +6,8 @@
 //   `mastra@1.3.0`: one release, listed or not (to find where a range starts).
 // Installs are cached in $VERSION_MATRIX_CACHE (default $E2E_CACHE_DIR/version-matrix, else
 // ~/.cache/otel-tool-errors/version-matrix), one folder per suite and release. One install and one
-// mocha run at a time. Every @opentelemetry/api in a scratch install is linked to the checkout's,
+// mocha run at a time; a run of the whole list then removes the installs of releases no longer
+// listed. Every @opentelemetry/api in a scratch install is linked to the checkout's,
 // so the framework and the instrumentation share one API. Exits 1 if any run failed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -97,9 +98,21 @@ function linkApi(nodeModules) {
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** After a run of the whole list: removes the installs of releases no longer listed. */
+function prune() {
+  if (!existsSync(cache)) return;
+  for (const name of readdirSync(cache)) {
+    const listed = new Set(versions[name]?.runs.map((run) => run.version) ?? []);
+    for (const version of readdirSync(join(cache, name))) {
+      if (!listed.has(version)) rmSync(join(cache, name, version), { recursive: true, force: true });
+    }
+  }
+}
+
+const args = process.argv.slice(2);
 const results = [];
 const started = Date.now();
-for (const [suite, run] of selected(process.argv.slice(2))) {
+for (const [suite, run] of selected(args)) {
   const label = `${suite.name} ${suite.package}@${run.version}`;
   console.log(`\n== ${label}`);
   const t0 = Date.now();
@@ -141,6 +154,7 @@ for (const { label, ok, install, test } of results) {
     `${ok ? 'pass' : 'FAIL'}  ${label}  (install ${install.toFixed(0)} s, tests ${test.toFixed(0)} s)`,
   );
 }
+if (args.length === 0) prune();
 const failed = results.filter((r) => !r.ok).length;
 console.log(
   `${results.length - failed} passed, ${failed} failed, in ${((Date.now() - started) / 60000).toFixed(1)} min`,
