@@ -1,9 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { satisfies } from 'semver';
 import type { TestedRange } from '../../src/instrumentation/adapters/adapter-context';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { installedVersion } from './installed-version';
+
+const load = createRequire(__filename);
+
+/** The alias's version as it resolves (the version matrix may point it at the release under test). */
+function aliasVersion(alias: string): string {
+  try {
+    return installedVersion(load, alias);
+  } catch {
+    // A package without a main entry (the MCP SDK 1.x): its exports' `./*` pattern reaches a file.
+    return installedVersion(load, `${alias}/package.json`);
+  }
+}
 
 /**
  * An npm alias is not the package name require-in-the-middle hooks, so the instrumentation's own
@@ -17,8 +29,7 @@ export function patchAlias(
   name: string,
   exports: unknown,
 ): any {
-  const packageJson = join(__dirname, '..', '..', 'node_modules', alias, 'package.json');
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+  const version = aliasVersion(alias);
   // The hooks take any release; the adapter whose tested range holds the alias's version patches it.
   const hooks = instrumentation
     .getModuleDefinitions()

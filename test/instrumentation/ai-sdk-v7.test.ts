@@ -15,9 +15,11 @@ const load = createRequire(__filename);
 
 /** One installed pair of ai@7 and the @ai-sdk/otel made with it, by the names they are installed under. */
 const COPIES = [
-  { ai: 'ai-v7', otel: '@ai-sdk/otel', versions: '7.0.173 with @ai-sdk/otel 1.0.173' },
-  { ai: 'ai-v7-lowest', otel: 'ai-sdk-otel-lowest', versions: '7.0.0 with @ai-sdk/otel 1.0.0' },
+  { ai: 'ai-v7', otel: '@ai-sdk/otel' },
+  { ai: 'ai-v7-lowest', otel: 'ai-sdk-otel-lowest' },
 ];
+
+const versionOf = (name: string) => (load(`${name}/package.json`) as { version: string }).version;
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -36,7 +38,7 @@ describe('AI SDK v7 adapter (generateText with MockLanguageModelV3, with and wit
   // adapter's, by absolute path) that slow every later require of the suite.
   const bed = useAdapterTestBed();
   for (const copy of COPIES) {
-    describe(`ai ${copy.versions}`, () => {
+    describe(`ai ${versionOf(copy.ai)} with @ai-sdk/otel ${versionOf(copy.otel)}`, () => {
       let ai: AnyRecord;
       let MockLanguageModelV3: new (options: AnyRecord) => unknown;
       let OpenTelemetry: new (options: AnyRecord) => object;

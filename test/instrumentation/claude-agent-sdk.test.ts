@@ -103,11 +103,21 @@ interface SdkCopy {
   folder?: string;
 }
 
-const SDK_COPIES: SdkCopy[] = [
-  { version: '0.3.332' },
-  // The lowest supported (see test-compat/claude-agent-sdk-lowest/package.json).
-  { version: '0.3.330', folder: join(__dirname, '..', '..', 'test-compat', 'claude-agent-sdk-lowest') },
-];
+// The version matrix (scripts/version-matrix.mjs) runs this spec on the release installed in
+// VERSION_MATRIX_DIR instead.
+const matrixFolder = process.env.VERSION_MATRIX_DIR;
+const SDK_COPIES: SdkCopy[] = matrixFolder
+  ? [{ version: sdkVersionIn(matrixFolder), folder: matrixFolder }]
+  : [
+      { version: '0.3.332' },
+      // The lowest supported (see test-compat/claude-agent-sdk-lowest/package.json).
+      { version: '0.3.302', folder: join(__dirname, '..', '..', 'test-compat', 'claude-agent-sdk-lowest') },
+    ];
+
+function sdkVersionIn(folder: string): string {
+  const packageJson = join(folder, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'package.json');
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+}
 
 for (const copy of SDK_COPIES) describeClaudeAgentSdk(copy);
 

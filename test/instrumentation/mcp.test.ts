@@ -14,6 +14,7 @@ import {
   type ConformanceTool,
 } from '../helpers/adapter-conformance';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { installedVersion } from '../helpers/installed-version';
 import { patchAlias } from '../helpers/patch-alias';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
@@ -422,7 +423,9 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     });
   });
 
-  describe('@modelcontextprotocol/sdk 1.2.0, the lowest supported (low-level Server)', () => {
+  // The lowest supported, 1.2.0 (the version matrix runs this block on every listed 1.x release).
+  const lowest = installedVersion(load, 'mcp-sdk-lowest/package.json');
+  describe(`@modelcontextprotocol/sdk ${lowest} as mcp-sdk-lowest (low-level Server)`, () => {
     let client: Any;
     let close: () => Promise<void>;
     before(async () => {

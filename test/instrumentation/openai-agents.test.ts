@@ -4,8 +4,10 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type * as AgentsCore from '@openai/agents-core';
 import type * as AgentsTesting from '@openai/agents-core/testing';
 import { expect } from 'chai';
+import * as semver from 'semver';
 import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { installedVersion } from '../helpers/installed-version';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
@@ -117,8 +119,14 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       const { span, toolOutput } = await runToolCall(tool, { ...input });
       return { span, answer: toolOutput };
     },
-    // The model gets the default error text for any error, and the result as the tool returned it.
-    expectFailureAnswer: (output) => expect(output).to.equal(DEFAULT_ERROR_TEXT),
+    // The model gets the default error text for any error (before 0.19.0 followed by the error),
+    // and the result as the tool returned it.
+    expectFailureAnswer: (output, thrown) =>
+      expect(output).to.equal(
+        semver.gte(installedVersion(load, '@openai/agents-core'), '0.19.0')
+          ? DEFAULT_ERROR_TEXT
+          : `${DEFAULT_ERROR_TEXT} Error: ${String(thrown)}`,
+      ),
     expectSuccessAnswer: (output, returned) => expect(output).to.equal(returned),
   });
 

@@ -20,7 +20,7 @@ import { ConfigurableExports } from './shared/configurable-exports';
  *   an instrumented MCP server continues the trace.
  * The class stays patched after `disable()`; its wrappers then call straight through.
  */
-const SUPPORTED = ['>=1.0.0 <1.1.0', '>=2.0.0 <2.1.0'];
+const SUPPORTED = ['>=1.0.0 <2', '>=2.0.0 <3'];
 const FACTORIES = ['createMCPClient', 'experimental_createMCPClient'] as const;
 
 type McpModule = Record<string, unknown>;

@@ -15,7 +15,7 @@ import { ConfigurableExports } from './shared/configurable-exports';
  * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
  * exports (see `ConfigurableExports`).
  */
-const SUPPORTED = ['>=6.0.326 <6.1.0'];
+const SUPPORTED = ['>=6.0.0 <7'];
 const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
 
 type AiModule = Record<string, unknown> & { ToolLoopAgent?: { prototype: Record<string, AnyFunction> } };

@@ -15,7 +15,7 @@ import { ToolUseSpans } from './claude-agent-sdk-tool-uses';
  * the span of an in-process tool carries the real error rather than the text the SDK's bundled
  * MCP server turns it into.
  */
-const SUPPORTED = ['>=0.3.330 <0.4.0'];
+const SUPPORTED = ['>=0.3.302 <0.4.0'];
 
 /** How the CLI passes the `tool_use_id` of a call to an in-process tool (`extra._meta`). */
 const TOOL_USE_ID_META = 'claudecode/toolUseId';

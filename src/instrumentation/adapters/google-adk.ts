@@ -13,7 +13,7 @@ import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
  * `execute`, an own property that is wrapped once per tool, on its first call.
  * A call of an unknown tool ends ADK's step with an error event before any tool runs.
  */
-const SUPPORTED = ['>=2.0.0 <2.1.0'];
+const SUPPORTED = ['>=2.0.0 <3'];
 
 interface FunctionToolLike {
   name?: unknown;

@@ -6,7 +6,7 @@ import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } 
  * (and `ToolInputParsingException` before the tool runs), so the span sees the original error even
  * when LangGraph's `ToolNode` later turns it into a `ToolMessage { status: 'error' }`.
  */
-const SUPPORTED = ['>=1.4.0 <1.5.0'];
+const SUPPORTED = ['>=1.0.0 <2'];
 
 /** `@langchain/core/callbacks/manager`; OpenInference flags it when it adds its tracer. */
 type CallbackManagerModule = { openInferencePatched?: unknown };

@@ -1,4 +1,5 @@
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
+import { ConfigurableExports } from './shared/configurable-exports';
 
 /**
  * `@mastra/core` tools made with `createTool` (`@mastra/core/tools`). A `Tool`'s `execute` is an
@@ -10,7 +11,7 @@ import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } 
  * Not reached: `new Tool()` called directly, plain AI SDK-style tool objects, and the agent's own
  * input validation, which runs in an unexported, hash-named chunk before `execute`.
  */
-const SUPPORTED = ['>=1.71.0 <1.72.0'];
+const SUPPORTED = ['>=1.0.0 <2'];
 
 interface MastraTool {
   id?: unknown;
@@ -26,9 +27,24 @@ export const mastraAdapter: FrameworkAdapter = {
   name: 'mastra',
   ownToolSpans: "Mastra's own tool spans (through `@mastra/otel-bridge`)",
   setup(ctx) {
+    // Releases before 1.54 (esbuild CommonJS builds) export `createTool` as a non-configurable
+    // getter: the patch wraps it on a configurable copy of the exports, which the app then gets.
+    const copies = new ConfigurableExports<object>();
+    const inPlace = ctx.wrapExports({
+      functions: { createTool: (original) => wrapCreateTool(ctx, original) },
+    });
     const tools = {
       files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),
-      ...ctx.wrapExports({ functions: { createTool: (original) => wrapCreateTool(ctx, original) } }),
+      patch(exports: object) {
+        if (!exports) return exports;
+        const target = copies.writable(exports);
+        inPlace.patch(target);
+        return target;
+      },
+      unpatch(exports: object) {
+        const target = exports && copies.patched(exports);
+        if (target) inPlace.unpatch(target);
+      },
     };
     return { modules: [ctx.patchFiles('@mastra/core', SUPPORTED, [tools])] };
   },
