@@ -91,7 +91,9 @@ function watchAttempts(): void {
   watching = true;
   const deliveryOf = (request: ClientRequest) => {
     const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
-    return deliveries.find((delivery) => delivery.protocol !== 'grpc' && urlKey(delivery.destination) === key);
+    return deliveries.find(
+      (delivery) => delivery.protocol !== 'grpc' && urlKey(delivery.destination) === key,
+    );
   };
   const timedOut = new WeakSet<ClientRequest>();
   subscribe('http.client.request.start', (message) => {
@@ -239,7 +241,8 @@ function totalLost(): number {
 /** "12 of 40 spans to <url> (8 refused, 4 timed out)" for each delivery that lost something. */
 function lossSummary(): string {
   const parts: string[] = [];
-  for (const delivery of deliveries) {
+  // Spans first: the metrics exporters are made first.
+  for (const delivery of [...deliveries].sort((a, b) => a.signal.localeCompare(b.signal)).reverse()) {
     const lost = delivery.lostCount();
     if (lost === 0) continue;
     const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
@@ -264,7 +267,6 @@ function hints(exitTimeoutMillis?: number): string {
   if (/queue was full/.test(reasons)) hints.push('OTEL_BSP_MAX_QUEUE_SIZE sets the queue for bursts.');
   return hints.map((hint) => ` ${hint}`).join('');
 }
-
 
 let reportScheduled = false;
 /** How long after a first loss while the app runs the line waits, to count a burst in one line. */

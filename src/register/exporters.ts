@@ -1,6 +1,7 @@
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
+import { releasingHandles, unrefTimersOf } from './exporter-handles';
 import { loadPackage } from './load';
 import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
 import { warnUser } from './stderr';
@@ -39,7 +40,7 @@ function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   );
   const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
   const exporter = new Exporter({ timeoutMillis: settings.timeoutMillis });
-  return followingDelivery(exporter, signal, settings.protocol);
+  return followingDelivery(releasingHandles(exporter, settings.protocol), signal, settings.protocol);
 }
 
 /** Builds one exporter per name; one that cannot be built is reported and left out. */
@@ -67,6 +68,8 @@ function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcesso
     selfObsMeterProvider: queueDropCounter(api, exporter),
   };
   const processor = new sdk.BatchSpanProcessor(exporter, config);
+  // Each batch export also starts an OTEL_BSP_EXPORT_TIMEOUT (30 s) timer, a handle of its own.
+  unrefTimersOf(processor, '_flushOneBatch');
   const onEnd = processor.onEnd.bind(processor);
   processor.onEnd = (span) => {
     // The processor keeps sampled spans only.

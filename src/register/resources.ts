@@ -17,7 +17,13 @@ const DETECTOR_PACKAGES: Partial<Record<ResourceDetectorName, { name: string; ex
   gcp: { name: '@opentelemetry/resource-detector-gcp', exports: ['gcpDetector'] },
   aws: {
     name: '@opentelemetry/resource-detector-aws',
-    exports: ['awsEc2Detector', 'awsEcsDetector', 'awsEksDetector', 'awsBeanstalkDetector', 'awsLambdaDetector'],
+    exports: [
+      'awsEc2Detector',
+      'awsEcsDetector',
+      'awsEksDetector',
+      'awsBeanstalkDetector',
+      'awsLambdaDetector',
+    ],
   },
   azure: {
     name: '@opentelemetry/resource-detector-azure',
@@ -46,7 +52,10 @@ function builtIn(resources: Resources, name: ResourceDetectorName): ResourceDete
  * The detectors for `names`; a named one whose package is not installed (or fails to load) is
  * left out, and one stderr line says which and how to install them.
  */
-export function resourceDetectors(resources: Resources, names: readonly ResourceDetectorName[]): ResourceDetector[] {
+export function resourceDetectors(
+  resources: Resources,
+  names: readonly ResourceDetectorName[],
+): ResourceDetector[] {
   const detectors: ResourceDetector[] = [];
   const problems: string[] = [];
   for (const name of names) {
@@ -57,7 +66,10 @@ export function resourceDetectors(resources: Resources, names: readonly Resource
     }
     const pkg = DETECTOR_PACKAGES[name]!;
     try {
-      const exported = loadPackage<Record<string, ResourceDetector>>(pkg.name, `the ${name} resource detector`);
+      const exported = loadPackage<Record<string, ResourceDetector>>(
+        pkg.name,
+        `the ${name} resource detector`,
+      );
       detectors.push(...pkg.exports.map((key) => exported[key]).filter((detector) => detector !== undefined));
     } catch (err) {
       problems.push((err as Error).message);

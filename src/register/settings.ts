@@ -204,7 +204,12 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
       DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS,
       warnings,
     ),
-    exitTimeoutMillis: millis('OTEL_TOOL_ERRORS_EXIT_TIMEOUT', env, DEFAULT_EXIT_TIMEOUT_MILLIS, invalidValues),
+    exitTimeoutMillis: millis(
+      'OTEL_TOOL_ERRORS_EXIT_TIMEOUT',
+      env,
+      DEFAULT_EXIT_TIMEOUT_MILLIS,
+      invalidValues,
+    ),
     resourceDetectors: resourceDetectors(env, warnings),
     enabledInstrumentations: enabled.length > 0 ? new Set(enabled) : undefined,
     disabledInstrumentations: new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS)),

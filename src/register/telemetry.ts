@@ -49,7 +49,9 @@ function resource(settings: RegisterSettings) {
   const resources = loadPackage<Resources>('@opentelemetry/resources', 'the register');
   return resources
     .defaultResource()
-    .merge(resources.detectResources({ detectors: resourceDetectors(resources, settings.resourceDetectors) }));
+    .merge(
+      resources.detectResources({ detectors: resourceDetectors(resources, settings.resourceDetectors) }),
+    );
 }
 
 /** Framework names turned off by OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS or OTEL_NODE_*_INSTRUMENTATIONS. */
