@@ -69,11 +69,11 @@ export function otlpDestination(
   return `${(base || 'http://localhost:4318').replace(/\/+$/, '')}/v1/${signal}`;
 }
 
-/** `http://host:port/path` as both a URL and an outgoing request spell it (default ports left out). */
+/** `http://host:port/path?query` as both a URL and an outgoing request spell it (default ports left out). */
 function urlKey(url: string): string | undefined {
   try {
     const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`;
   } catch {
     return undefined;
   }
@@ -89,36 +89,36 @@ let watching = false;
 function watchAttempts(): void {
   if (watching) return;
   watching = true;
-  const deliveryOf = (request: ClientRequest) => {
+  /** The deliveries to where `request` goes (traces and metrics may share a URL). */
+  const deliveriesOf = (request: ClientRequest) => {
     const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
-    return deliveries.find(
+    return deliveries.filter(
       (delivery) => delivery.protocol !== 'grpc' && urlKey(delivery.destination) === key,
     );
+  };
+  const record = (request: ClientRequest, problem: string | undefined) => {
+    for (const delivery of deliveriesOf(request)) {
+      delivery.lastAttempt = problem;
+      delivery.lastAttemptDelivered = problem === undefined;
+    }
   };
   const timedOut = new WeakSet<ClientRequest>();
   subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
-    const delivery = deliveryOf(request);
     // The exporter destroys a request past its timeout: the "socket hang up" that follows is ours.
     request.once('timeout', () => {
       timedOut.add(request);
-      if (delivery) [delivery.lastAttempt, delivery.lastAttemptDelivered] = ['timed out', false];
+      record(request, 'timed out');
     });
   });
   subscribe('http.client.response.finish', (message) => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
-    const delivery = deliveryOf(request);
-    if (!delivery) return;
     const status = response.statusCode ?? 0;
-    delivery.lastAttemptDelivered = status >= 200 && status < 300;
-    delivery.lastAttempt = delivery.lastAttemptDelivered ? undefined : `HTTP ${status}`;
+    record(request, status >= 200 && status < 300 ? undefined : `HTTP ${status}`);
   });
   subscribe('http.client.request.error', (message) => {
     const { request, error } = message as { request: ClientRequest; error: Error & { code?: unknown } };
-    const delivery = deliveryOf(request);
-    if (!delivery || timedOut.has(request)) return;
-    delivery.lastAttempt = connectionProblem(error) ?? 'no answer';
-    delivery.lastAttemptDelivered = false;
+    if (!timedOut.has(request)) record(request, connectionProblem(error) ?? 'no answer');
   });
 }
 
