@@ -34,12 +34,16 @@ class Delivery {
   lastAttemptDelivered = false;
   /** Requests sent and not answered yet. */
   inFlight = 0;
+  /** The destination as an outgoing HTTP request spells it; none for gRPC. */
+  readonly requestKey: string | undefined;
 
   constructor(
     readonly signal: Signal,
     readonly destination: string,
     readonly protocol: OtlpProtocol,
-  ) {}
+  ) {
+    this.requestKey = protocol === 'grpc' ? undefined : urlKey(destination);
+  }
 
   lose(items: number, reason: string): void {
     if (items > 0) this.lost.set(reason, (this.lost.get(reason) ?? 0) + items);
@@ -94,9 +98,7 @@ function watchAttempts(): void {
   /** The deliveries to where `request` goes (traces and metrics may share a URL). */
   const deliveriesOf = (request: ClientRequest) => {
     const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
-    return deliveries.filter(
-      (delivery) => delivery.protocol !== 'grpc' && urlKey(delivery.destination) === key,
-    );
+    return deliveries.filter((delivery) => delivery.requestKey === key);
   };
   const record = (request: ClientRequest, problem: string | undefined) => {
     for (const delivery of deliveriesOf(request)) {

@@ -200,6 +200,45 @@ describe('the register delivers what OpenTelemetry would (collectors with a bad 
     });
   }
 
+  // A service that loses spans while it runs hears of it then, and at exit gets the totals.
+  const lostWhileRunning: [string, (receiver: OtlpJsonReceiver) => void, string][] = [
+    ['answers 503 to every export', (r) => r.failTraceExports(...Array(100).fill(503)), 'HTTP 503'],
+    ['never answers', (r) => r.stopAnswering(), 'timed out'],
+  ];
+  for (const [collector, misbehave, reason] of lostWhileRunning) {
+    it(`a collector that ${collector}, 1.5 s export timeout: a line while the app runs, the totals at exit`, async () => {
+      receiver = await startOtlpJsonReceiver();
+      misbehave(receiver);
+      const run = await runService({
+        flag: '--require',
+        bundles,
+        endpoint: receiver.endpoint,
+        env: { OTEL_EXPORTER_OTLP_TIMEOUT: '1500', OTEL_METRICS_EXPORTER: 'none' },
+      });
+      expect(run.code).to.equal(0);
+      expect(deliveredCalls(receiver)).to.deep.equal([]);
+      const traces = `${receiver.endpoint}/v1/traces`;
+      const lines = stderrLines(run);
+      expect(lines, run.stderr).to.have.length(2);
+      const whileRunning = new RegExp(
+        `^otel-tool-errors/register: telemetry lost: (\\d+) of (\\d+) spans to ${traces} not delivered ` +
+          `\\(\\1 ${reason}(?: until the retries ran out)?\\)\\. .*The exit will say how much was lost in all\\.$`,
+      );
+      expect(lines[0]).to.match(whileRunning);
+      const atExit = new RegExp(
+        `^otel-tool-errors/register: telemetry lost in all: 40 of 40 spans to ${traces} not delivered \\((.*)\\)\\.`,
+      );
+      expect(lines[1]).to.match(atExit);
+      // The reasons add up to the 40 spans, and the retries' answer is named.
+      const reasons = atExit
+        .exec(lines[1])![1]!
+        .split(', ')
+        .filter((part) => /^\d+ /.test(part));
+      expect(reasons.reduce((sum, part) => sum + Number(part.split(' ')[0]), 0)).to.equal(CALLS);
+      expect(lines[1]).to.include(reason);
+    });
+  }
+
   it('a burst beyond the span queue: the drops are counted in the one line', async () => {
     receiver = await startOtlpJsonReceiver();
     const run = await runService({
