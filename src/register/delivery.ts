@@ -260,14 +260,15 @@ function totalLost(): number {
 /** "12 of 40 spans to <url> (8 refused, 4 timed out)" for each delivery that lost something. */
 function lossSummary(): string {
   const parts: string[] = [];
-  // Spans first: the metrics exporters are made first.
-  for (const delivery of [...deliveries].sort((a, b) => a.signal.localeCompare(b.signal)).reverse()) {
+  // Spans first, although the metrics exporters are made first.
+  const spansFirst = (delivery: Delivery) => (delivery.signal === 'traces' ? 0 : 1);
+  for (const delivery of [...deliveries].sort((a, b) => spansFirst(a) - spansFirst(b))) {
     const lost = delivery.lostCount();
     if (lost === 0) continue;
     const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
     const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    // Spans dropped from a full queue never reached the exporter.
-    const total = plural(delivery.handed + delivery.dropped, unit);
+    // Spans dropped from a full queue, or still in it, never reached the exporter.
+    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped), unit);
     parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
   }
   return parts.join('; ');
@@ -280,7 +281,12 @@ function hints(exitTimeoutMillis?: number): string {
   if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(reasons)) {
     hints.push('Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.');
   }
-  if (exitTimeoutMillis !== undefined && /at exit/.test(reasons)) {
+  if (/still queued at exit/.test(reasons)) {
+    hints.push(
+      'The app called process.exit(): set process.exitCode instead, and the register flushes first.',
+    );
+  }
+  if (exitTimeoutMillis !== undefined && /(unanswered|still retrying) at exit/.test(reasons)) {
     hints.push(`OTEL_TOOL_ERRORS_EXIT_TIMEOUT sets how long the exit waits (${exitTimeoutMillis} ms).`);
   }
   if (/queue was full/.test(reasons)) hints.push('OTEL_BSP_MAX_QUEUE_SIZE sets the queue for bursts.');

@@ -256,6 +256,29 @@ describe('the register delivers what OpenTelemetry would (collectors with a bad 
     ]);
   });
 
+  it('an app that ends with process.exit(3): its code stays, the spans still queued are counted as lost', async () => {
+    receiver = await startOtlpJsonReceiver();
+    const run = await runService({
+      flag: '--require',
+      bundles,
+      endpoint: receiver.endpoint,
+      env: { EXIT_CODE: '3', OTEL_METRICS_EXPORTER: 'none' },
+    });
+    expect(run.code).to.equal(3);
+    const delivered = deliveredCalls(receiver);
+    expect(new Set(delivered).size, 'each span at most once').to.equal(delivered.length);
+    const lost = CALLS - delivered.length;
+    expect(lost, 'the last span was still queued').to.be.greaterThan(0);
+    expect(stderrLines(run), run.stderr).to.have.length(1);
+    // Queued spans, and those of an export still waiting for its answer, if one was.
+    expect(stderrLines(run)[0]).to.match(
+      new RegExp(
+        `^otel-tool-errors/register: telemetry lost: ${lost} of ${CALLS} spans to ${receiver.endpoint}/v1/traces ` +
+          `not delivered \\(\\d+ still queued at exit(, \\d+ unanswered at exit)?\\)\\. The app called process\\.exit\\(\\)`,
+      ),
+    );
+  });
+
   it('SIGTERM with a collector that never answers: exits by the signal within the bound, one line', async () => {
     receiver = await startOtlpJsonReceiver();
     receiver.stopAnswering();
