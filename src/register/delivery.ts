@@ -144,10 +144,20 @@ function connectionProblem(error: { code?: unknown; message?: string } | undefin
   return undefined;
 }
 
+/** "refused", "timed out" or "gRPC <STATUS>" from a gRPC error ("14 UNAVAILABLE: … ECONNREFUSED …"). */
+function grpcReason(message: string): string | undefined {
+  if (/ECONNREFUSED/.test(message)) return 'refused';
+  const status = /^\d+ ([A-Z_]+)/.exec(message)?.[1];
+  if (status === 'DEADLINE_EXCEEDED') return 'timed out';
+  return status && `gRPC ${status}`;
+}
+
 /** Why an export failed for good, from its result and the attempts watched. */
 function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | undefined): string {
   const connection = connectionProblem(error);
   if (connection) return connection;
+  const grpc = delivery.protocol === 'grpc' ? grpcReason(error?.message ?? '') : undefined;
+  if (grpc) return grpc;
   if (error?.message === 'Request timed out') return 'timed out';
   if (typeof error?.code === 'number' && delivery.protocol !== 'grpc') return `HTTP ${error.code}`;
   if (error?.message === 'Export failed with retryable status') {
@@ -278,7 +288,7 @@ function lossSummary(): string {
 function hints(exitTimeoutMillis?: number): string {
   const reasons = deliveries.flatMap((delivery) => [...delivery.lost.keys()]).join(' ');
   const hints: string[] = [];
-  if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(reasons)) {
+  if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|gRPC UNAVAILABLE/.test(reasons)) {
     hints.push('Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.');
   }
   if (/still queued at exit/.test(reasons)) {

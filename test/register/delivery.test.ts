@@ -239,6 +239,29 @@ describe('the register delivers what OpenTelemetry would (collectors with a bad 
     });
   }
 
+  it('gRPC, nothing listens: refused exports are counted the same way, and the exit is not held', async () => {
+    const endpoint = `http://127.0.0.1:${await refusedPort()}`;
+    const run = await runService({
+      flag: '--require',
+      bundles,
+      endpoint,
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+    });
+    expect(run.code).to.equal(0);
+    // gRPC gives up on a refused connection at once: the first loss is said while the app runs.
+    const lines = stderrLines(run);
+    expect(lines, run.stderr).to.have.length(2);
+    expect(lines[0]).to.match(
+      /^otel-tool-errors\/register: telemetry lost: \d+ of \d+ spans .*\(\d+ refused\)/,
+    );
+    expect(lines[1]).to.match(
+      new RegExp(
+        `^otel-tool-errors/register: telemetry lost in all: 40 of 40 spans to ${endpoint} not delivered \\(40 refused\\)`,
+      ),
+    );
+    expect(run.exitMs).to.be.below(EXIT_TIMEOUT_MS + EXIT_MARGIN_MS);
+  });
+
   it('a burst beyond the span queue: the drops are counted in the one line', async () => {
     receiver = await startOtlpJsonReceiver();
     const run = await runService({
