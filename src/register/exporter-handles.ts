@@ -28,9 +28,9 @@ function unrefExportSockets(): void {
 }
 
 /**
- * Makes the timers that `target[method]` sets during its synchronous run unref'd. Both such
- * methods are private to OpenTelemetry's classes: when one is not there, nothing changes and the
- * exit waits for it, as it would without the register.
+ * Makes the timers that `target[method]` sets during its synchronous run unref'd. The methods the
+ * register gives it are private to OpenTelemetry's classes (the versions it depends on): when one
+ * is not there, nothing changes and the exit waits for its timer, as it would without the register.
  */
 export function unrefTimersOf(target: object | undefined, method: string): void {
   const holder = target as Record<string, unknown> | undefined;
