@@ -1,5 +1,14 @@
+import type { MeterProvider } from '@opentelemetry/api';
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { warnUser } from './stderr';
 import type { OtlpProtocol, Signal } from './settings';
+
+/**
+ * What became of the telemetry the register's OTLP exporters were given: each export is followed
+ * to its end, the collector's answers to each attempt are watched, and what was not delivered is
+ * counted by reason, to be said once, in one line.
+ */
 
 /** The shape both span and metric exporters share: `export(items, done)` reporting a result code. */
 interface Exporter<T> {
@@ -7,27 +16,51 @@ interface Exporter<T> {
 }
 
 const SUCCESS = 0;
-let told = false;
-/** "traces to <url>" for each OTLP exporter started, for the message when the exit stops waiting. */
-const destinations: string[] = [];
 
-/** Tells the user once per process that telemetry was lost, and where it was going. */
-export function reportLostTelemetry(what: string, reason: string): void {
-  if (told) return;
-  told = true;
-  warnUser(
-    `telemetry lost: could not export ${what} (${reason}). ` +
-      'Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.',
-  );
+/** What one exporter was given and what became of it. */
+class Delivery {
+  /** Spans, or metric exports (one a collection). */
+  handed = 0;
+  /** Items of exports not settled yet. */
+  readonly pending = new Set<{ items: number }>();
+  readonly lost = new Map<string, number>();
+  /** Spans given to the batch processor in front of the exporter. */
+  queued = 0;
+  /** Spans a full queue dropped before they reached the exporter. */
+  dropped = 0;
+  /** What went wrong with the last attempt: the collector's status, or the connection's error. */
+  lastAttempt: string | undefined;
+  /** The last attempt was answered with success. */
+  lastAttemptDelivered = false;
+  /** Requests sent and not answered yet. */
+  inFlight = 0;
+  /** The destination as an outgoing HTTP request spells it; none for gRPC. */
+  readonly requestKey: string | undefined;
+
+  constructor(
+    readonly signal: Signal,
+    readonly destination: string,
+    readonly protocol: OtlpProtocol,
+  ) {
+    this.requestKey = protocol === 'grpc' ? undefined : urlKey(destination);
+  }
+
+  lose(items: number, reason: string): void {
+    if (items > 0) this.lost.set(reason, (this.lost.get(reason) ?? 0) + items);
+  }
+
+  lostCount(): number {
+    let total = 0;
+    for (const count of this.lost.values()) total += count;
+    return total;
+  }
 }
 
-/** Reports that the exit stopped waiting for the OTLP exporters. */
-export function reportUndelivered(waitedMillis: number): void {
-  reportLostTelemetry(
-    destinations.join(' and ') || 'telemetry',
-    `not delivered within ${waitedMillis} ms of the exit; OTEL_EXPORTER_OTLP_TIMEOUT sets how long to wait`,
-  );
-}
+const deliveries: Delivery[] = [];
+/** Lost items already reported while the app ran; undefined until then. */
+let reportedWhileRunning: number | undefined;
+let exiting = false;
+const deliveryFor = new WeakMap<object, Delivery>();
 
 /** Where an OTLP exporter of `signal` sends, by the rules its OTEL_EXPORTER_OTLP_* variables follow. */
 export function otlpDestination(
@@ -42,20 +75,267 @@ export function otlpDestination(
   return `${(base || 'http://localhost:4318').replace(/\/+$/, '')}/v1/${signal}`;
 }
 
-/** Makes `exporter` report its first failed export through `reportLostTelemetry`. */
-export function reportingFailures<E extends Exporter<any>>(
+/** `http://host:port/path?query` as both a URL and an outgoing request spell it (default ports left out). */
+function urlKey(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`;
+  } catch {
+    return undefined;
+  }
+}
+
+let watching = false;
+
+/**
+ * Watches every attempt the OTLP/HTTP exporters make (retries included, which their export result
+ * does not show) through Node's HTTP diagnostics channels: a 503 answered to each retry is then
+ * reported as such, not as "export failed with retryable status".
+ */
+function watchAttempts(): void {
+  if (watching) return;
+  watching = true;
+  /** The deliveries to where `request` goes (traces and metrics may share a URL). */
+  const deliveriesOf = (request: ClientRequest) => {
+    const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
+    return deliveries.filter((delivery) => delivery.requestKey === key);
+  };
+  const record = (request: ClientRequest, problem: string | undefined) => {
+    for (const delivery of deliveriesOf(request)) {
+      delivery.lastAttempt = problem;
+      delivery.lastAttemptDelivered = problem === undefined;
+    }
+  };
+  const open = new WeakSet<ClientRequest>();
+  const settle = (request: ClientRequest) => {
+    if (!open.delete(request)) return;
+    for (const delivery of deliveriesOf(request)) delivery.inFlight--;
+  };
+  const timedOut = new WeakSet<ClientRequest>();
+  subscribe('http.client.request.start', (message) => {
+    const { request } = message as { request: ClientRequest };
+    const to = deliveriesOf(request);
+    if (to.length === 0) return;
+    open.add(request);
+    for (const delivery of to) delivery.inFlight++;
+    // The exporter destroys a request past its timeout: the "socket hang up" that follows is ours.
+    request.once('timeout', () => {
+      timedOut.add(request);
+      record(request, 'timed out');
+    });
+    request.once('close', () => settle(request));
+  });
+  subscribe('http.client.response.finish', (message) => {
+    const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+    const status = response.statusCode ?? 0;
+    record(request, status >= 200 && status < 300 ? undefined : `HTTP ${status}`);
+    settle(request);
+  });
+  subscribe('http.client.request.error', (message) => {
+    const { request, error } = message as { request: ClientRequest; error: Error & { code?: unknown } };
+    if (!timedOut.has(request)) record(request, connectionProblem(error) ?? 'no answer');
+    settle(request);
+  });
+}
+
+function connectionProblem(error: { code?: unknown; message?: string } | undefined): string | undefined {
+  if (error?.code === 'ECONNREFUSED') return 'refused';
+  if (typeof error?.code === 'string' && /^E[A-Z_]+$/.test(error.code)) return error.code;
+  return undefined;
+}
+
+/** "refused", "timed out" or "gRPC <STATUS>" from a gRPC error ("14 UNAVAILABLE: … ECONNREFUSED …"). */
+function grpcReason(message: string): string | undefined {
+  if (/ECONNREFUSED/.test(message)) return 'refused';
+  const status = /^\d+ ([A-Z_]+)/.exec(message)?.[1];
+  if (status === 'DEADLINE_EXCEEDED') return 'timed out';
+  return status && `gRPC ${status}`;
+}
+
+/** Why an export failed for good, from its result and the attempts watched. */
+function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | undefined): string {
+  const connection = connectionProblem(error);
+  if (connection) return connection;
+  const grpc = delivery.protocol === 'grpc' ? grpcReason(error?.message ?? '') : undefined;
+  if (grpc) return grpc;
+  if (error?.message === 'Request timed out') return 'timed out';
+  if (typeof error?.code === 'number' && delivery.protocol !== 'grpc') return `HTTP ${error.code}`;
+  if (error?.message === 'Export failed with retryable status') {
+    return `${delivery.lastAttempt ?? 'a retryable answer'} until the retries ran out`;
+  }
+  if (error?.message === 'Concurrent export limit reached') return 'too many exports at once';
+  return (error?.message ?? 'export failed').slice(0, 80);
+}
+
+function itemCount(items: unknown): number {
+  return Array.isArray(items) ? items.length : 1;
+}
+
+/**
+ * Follows each export of `exporter` to its end and counts what was not delivered, by reason.
+ * The exporter itself retries as OpenTelemetry's do; a failed result is what is left after that.
+ */
+export function followingDelivery<E extends Exporter<any>>(
   exporter: E,
   signal: Signal,
-  destination: string,
+  protocol: OtlpProtocol,
+  destination = otlpDestination(signal, protocol),
 ): E {
-  destinations.push(`${signal} to ${destination}`);
+  const delivery = new Delivery(signal, destination, protocol);
+  deliveries.push(delivery);
+  deliveryFor.set(exporter, delivery);
+  if (protocol !== 'grpc') watchAttempts();
   const exportItems = exporter.export.bind(exporter);
-  exporter.export = (items, done) =>
+  exporter.export = (items, done) => {
+    const pending = { items: itemCount(items) };
+    delivery.handed += pending.items;
+    delivery.pending.add(pending);
     exportItems(items, (result) => {
-      if (result.code !== SUCCESS) {
-        reportLostTelemetry(`${signal} to ${destination}`, result.error?.message ?? 'export failed');
+      if (delivery.pending.delete(pending) && result.code !== SUCCESS) {
+        delivery.lose(pending.items, reasonOf(delivery, result.error));
+        reportWhileRunning();
       }
       done(result);
     });
+  };
   return exporter;
+}
+
+/**
+ * A meter provider for a batch span processor's own metrics that reads one of them: the spans it
+ * dropped because its queue was full (`otel.sdk.processor.span.processed` with
+ * `error.type=queue_full`), counted with what `exporter` lost.
+ */
+export function queueDropCounter(api: typeof import('@opentelemetry/api'), exporter: object): MeterProvider {
+  const meter = api.createNoopMeter();
+  const createCounter = meter.createCounter.bind(meter);
+  meter.createCounter = (name, options) => {
+    if (name !== 'otel.sdk.processor.span.processed') return createCounter(name, options);
+    return {
+      add(value, attributes) {
+        const delivery = deliveryFor.get(exporter);
+        if (attributes?.['error.type'] !== 'queue_full' || !delivery) return;
+        delivery.dropped += value;
+        delivery.lose(value, 'dropped because the queue was full');
+        reportWhileRunning();
+      },
+    };
+  };
+  return { getMeter: () => meter };
+}
+
+/**
+ * True when every collector that still has exports to settle answered the last attempt with
+ * success and has no request waiting for an answer: what is pending is a retry waiting its turn,
+ * not a collector that is gone or silent.
+ */
+export function collectorsAnswering(): boolean {
+  return deliveries.every(
+    (delivery) => delivery.pending.size === 0 || (delivery.lastAttemptDelivered && delivery.inFlight === 0),
+  );
+}
+
+/** Counts a span given to the batch processor that feeds `exporter`. */
+export function spanQueued(exporter: object): void {
+  const delivery = deliveryFor.get(exporter);
+  // The processor takes no span once the exit began.
+  if (delivery && !exiting) delivery.queued++;
+}
+
+/**
+ * Counts as lost the spans still queued (the app called `process.exit()`) and the exports still
+ * unsettled, by the last answer their collector gave.
+ */
+function giveUpPending(): void {
+  for (const delivery of deliveries) {
+    delivery.lose(delivery.queued - delivery.handed - delivery.dropped, 'still queued at exit');
+    for (const pending of delivery.pending) {
+      delivery.lose(
+        pending.items,
+        delivery.lastAttempt ? `${delivery.lastAttempt}, still retrying at exit` : 'unanswered at exit',
+      );
+    }
+    delivery.pending.clear();
+  }
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+function totalLost(): number {
+  return deliveries.reduce((total, delivery) => total + delivery.lostCount(), 0);
+}
+
+/** "12 of 40 spans to <url> (8 refused, 4 timed out)" for each delivery that lost something. */
+function lossSummary(): string {
+  const parts: string[] = [];
+  // Spans first, although the metrics exporters are made first.
+  const spansFirst = (delivery: Delivery) => (delivery.signal === 'traces' ? 0 : 1);
+  for (const delivery of [...deliveries].sort((a, b) => spansFirst(a) - spansFirst(b))) {
+    const lost = delivery.lostCount();
+    if (lost === 0) continue;
+    const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
+    const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
+    // Spans dropped from a full queue, or still in it, never reached the exporter.
+    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped), unit);
+    parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
+  }
+  return parts.join('; ');
+}
+
+/** What to do about the reasons given; `exitTimeoutMillis` only once the exit waited. */
+function hints(exitTimeoutMillis?: number): string {
+  const reasons = deliveries.flatMap((delivery) => [...delivery.lost.keys()]).join(' ');
+  const hints: string[] = [];
+  if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|gRPC UNAVAILABLE/.test(reasons)) {
+    hints.push('Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.');
+  }
+  if (/still queued at exit/.test(reasons)) {
+    hints.push(
+      'The app called process.exit(): set process.exitCode instead, and the register flushes first.',
+    );
+  }
+  if (exitTimeoutMillis !== undefined && /(unanswered|still retrying) at exit/.test(reasons)) {
+    hints.push(`OTEL_TOOL_ERRORS_EXIT_TIMEOUT sets how long the exit waits (${exitTimeoutMillis} ms).`);
+  }
+  if (/queue was full/.test(reasons)) hints.push('OTEL_BSP_MAX_QUEUE_SIZE sets the queue for bursts.');
+  return hints.map((hint) => ` ${hint}`).join('');
+}
+
+let reportScheduled = false;
+/** How long after a first loss while the app runs the line waits, to count a burst in one line. */
+const RUN_REPORT_DELAY_MILLIS = 1_000;
+
+/**
+ * While the app runs, a loss is said soon, not only at exit (a service may run for weeks); once,
+ * a second after the first loss, so that a burst is counted in one line. An exit before then says it.
+ */
+function reportWhileRunning(): void {
+  if (exiting || reportScheduled) return;
+  reportScheduled = true;
+  setTimeout(() => {
+    if (exiting) return;
+    reportedWhileRunning = totalLost();
+    warnUser(`telemetry lost: ${lossSummary()}.${hints()} The exit will say how much was lost in all.`);
+  }, RUN_REPORT_DELAY_MILLIS).unref();
+}
+
+/** From now on, losses wait for `reportAtExit`. */
+export function exitStarted(): void {
+  exiting = true;
+}
+
+/**
+ * Says on stderr how much telemetry was not delivered and why, counting what is still unsettled
+ * as lost: nothing when all of it arrived, and after a line while the app ran, only if more was lost.
+ */
+export function reportAtExit(exitTimeoutMillis: number): void {
+  exiting = true;
+  giveUpPending();
+  const lost = totalLost();
+  if (lost === 0 || lost === reportedWhileRunning) return;
+  const inAll = reportedWhileRunning === undefined ? '' : ' in all';
+  reportedWhileRunning = lost;
+  warnUser(`telemetry lost${inAll}: ${lossSummary()}.${hints(exitTimeoutMillis)}`);
 }

@@ -1,12 +1,15 @@
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { otlpDestination, reportingFailures } from './delivery';
+import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
+import { releasingHandles, unrefTimersOf } from './exporter-handles';
 import { loadPackage } from './load';
 import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
 import { warnUser } from './stderr';
 
 type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
+type Api = typeof import('@opentelemetry/api');
+type BatchConfig = NonNullable<ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1]>;
 
 /** The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). */
 const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, string>> = {
@@ -22,7 +25,10 @@ const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, string>> = {
   },
 };
 
-/** An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*. */
+/**
+ * An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*, with
+ * its own retries, and the timeout OTEL_EXPORTER_OTLP_*TIMEOUT sets (10 s unless set).
+ */
 function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   signal: Signal,
   settings: SignalSettings,
@@ -34,7 +40,7 @@ function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   );
   const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
   const exporter = new Exporter({ timeoutMillis: settings.timeoutMillis });
-  return reportingFailures(exporter, signal, otlpDestination(signal, settings.protocol));
+  return followingDelivery(releasingHandles(exporter, settings.protocol), signal, settings.protocol);
 }
 
 /** Builds one exporter per name; one that cannot be built is reported and left out. */
@@ -51,15 +57,38 @@ function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: E
 }
 
 /**
+ * A batch span processor (it reads OTEL_BSP_*) whose own metrics report the spans it drops when
+ * its queue is full, so that they are counted with what its exporter lost.
+ */
+function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcessor {
+  const api = loadPackage<Api>('@opentelemetry/api', 'the register');
+  // The env-reading BatchSpanProcessor hands its config on to the one it extends, which takes this
+  // (experimental) option although the env-reading one's type does not list it.
+  const config: BatchConfig & { selfObsMeterProvider: unknown } = {
+    selfObsMeterProvider: queueDropCounter(api, exporter),
+  };
+  const processor = new sdk.BatchSpanProcessor(exporter, config);
+  // Each batch export also starts an OTEL_BSP_EXPORT_TIMEOUT (30 s) timer, a handle of its own.
+  unrefTimersOf(processor, '_flushOneBatch');
+  const onEnd = processor.onEnd.bind(processor);
+  processor.onEnd = (span) => {
+    // The processor keeps sampled spans only.
+    if (span.spanContext().traceFlags & api.TraceFlags.SAMPLED) spanQueued(exporter);
+    onEnd(span);
+  };
+  return processor;
+}
+
+/**
  * The exporting span processors NodeSDK would build from `OTEL_TRACES_EXPORTER`: console spans
- * go out one by one, OTLP in batches (the batch processor reads OTEL_BSP_*).
+ * go out one by one, OTLP in batches.
  */
 export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
   const sdk = loadPackage<SdkTrace>('@opentelemetry/sdk-trace-node', 'the register');
   return each('traces', settings.traces.exporters, (name) =>
     name === 'console'
       ? new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter())
-      : new sdk.BatchSpanProcessor(otlpExporter<SpanExporter>('traces', settings.traces)),
+      : batchSpanProcessor(sdk, otlpExporter<SpanExporter>('traces', settings.traces)),
   );
 }
 

@@ -9,7 +9,7 @@ export type Signal = 'traces' | 'metrics';
 export interface SignalSettings {
   readonly exporters: readonly ExporterName[];
   readonly protocol: OtlpProtocol;
-  /** Bounds one export including its retries, so it also bounds how long the exit waits. */
+  /** Bounds one export including its retries, as in the OTLP exporters (10 s unless set). */
   readonly timeoutMillis: number;
 }
 
@@ -23,6 +23,13 @@ export interface RegisterSettings {
   readonly metrics: SignalSettings;
   /** `OTEL_METRIC_EXPORT_INTERVAL`, default 60 s. */
   readonly metricExportIntervalMillis: number;
+  /** `OTEL_TOOL_ERRORS_EXIT_TIMEOUT`: how long the exit waits for the last exports. */
+  readonly exitTimeoutMillis: number;
+  /**
+   * `OTEL_NODE_RESOURCE_DETECTORS`, as auto-instrumentations-node reads it, with `all` and `none`
+   * expanded; unset, `host`, `process` and `env` (the last wins where two set one attribute).
+   */
+  readonly resourceDetectors: readonly ResourceDetectorName[];
   /**
    * The instrumentations `OTEL_NODE_ENABLED_INSTRUMENTATIONS` / `OTEL_NODE_DISABLED_INSTRUMENTATIONS`
    * leave on: `http`, `undici` and the tool frameworks. `undefined` means every one.
@@ -48,12 +55,29 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const EXPORTERS: readonly string[] = ['otlp', 'console'];
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json', 'grpc'];
+/** The OTLP exporters' own default: one export, retries included, may take 10 s. */
+export const DEFAULT_EXPORT_TIMEOUT_MILLIS = 10_000;
 /**
- * The OTLP exporters' own default is 10 s with up to five retries, which holds a finished script
- * open that long when the collector is down. Ours keeps the exit under a second; a larger
- * `OTEL_EXPORTER_OTLP_TIMEOUT` restores the waiting and the retries.
+ * Only the exit is bounded: a finished script with no collector answering ends about a second
+ * after its last line, while exports during the run keep their 10 s and their retries.
  */
-export const DEFAULT_EXPORT_TIMEOUT_MILLIS = 500;
+export const DEFAULT_EXIT_TIMEOUT_MILLIS = 1_000;
+/** The names auto-instrumentations-node reads from OTEL_NODE_RESOURCE_DETECTORS, in its order. */
+export const RESOURCE_DETECTOR_NAMES = [
+  'container',
+  'host',
+  'os',
+  'serviceinstance',
+  'process',
+  'alibaba',
+  'gcp',
+  'aws',
+  'azure',
+  'env',
+] as const;
+export type ResourceDetectorName = (typeof RESOURCE_DETECTOR_NAMES)[number];
+/** Unset, the detectors that need no extra package and no network: start and exit stay fast. */
+const DEFAULT_RESOURCE_DETECTORS: readonly ResourceDetectorName[] = ['host', 'process', 'env'];
 const DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS = 60_000;
 
 function isTrue(value: string | undefined): boolean {
@@ -111,6 +135,23 @@ function protocol(signal: Signal, env: Env, warnings: string[]): OtlpProtocol {
   return 'http/protobuf';
 }
 
+/** `all`, `none` or a comma list of detector names; unknown names are reported and skipped. */
+function resourceDetectors(env: Env, warnings: string[]): ResourceDetectorName[] {
+  const variable = 'OTEL_NODE_RESOURCE_DETECTORS';
+  if (!env[variable]?.trim()) return [...DEFAULT_RESOURCE_DETECTORS];
+  const names = [...new Set(list(env[variable]))];
+  if (names.includes('all')) return [...RESOURCE_DETECTOR_NAMES];
+  if (names.includes('none')) return [];
+  const known: readonly string[] = RESOURCE_DETECTOR_NAMES;
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    warnings.push(
+      `${variable} names ${unknown.join(', ')}, which is not a resource detector; known: ${known.join(', ')}, all, none`,
+    );
+  }
+  return names.filter((name): name is ResourceDetectorName => known.includes(name));
+}
+
 function millis(variable: string, env: Env, fallback: number, warnings: string[]): number {
   const raw = env[variable]?.trim();
   if (!raw) return fallback;
@@ -163,6 +204,13 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
       DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS,
       warnings,
     ),
+    exitTimeoutMillis: millis(
+      'OTEL_TOOL_ERRORS_EXIT_TIMEOUT',
+      env,
+      DEFAULT_EXIT_TIMEOUT_MILLIS,
+      invalidValues,
+    ),
+    resourceDetectors: resourceDetectors(env, warnings),
     enabledInstrumentations: enabled.length > 0 ? new Set(enabled) : undefined,
     disabledInstrumentations: new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS)),
     instrumentation: {

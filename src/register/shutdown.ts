@@ -1,40 +1,55 @@
-import { reportUndelivered } from './delivery';
+import { collectorsAnswering, exitStarted, reportAtExit } from './delivery';
 import type { Telemetry } from './telemetry';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
-/** Time beyond the export timeout for the last exports to settle before the exit stops waiting. */
-const SHUTDOWN_GRACE_MILLIS = 250;
 
-/** Shuts telemetry down; resolves false if that took longer than `limitMillis` (and stops waiting). */
-function shutDownWithin(telemetry: Telemetry, limitMillis: number): Promise<boolean> {
+/** Resolves `true` when `done` settles, `false` after `millis` if it has not. */
+function within(done: Promise<unknown>, millis: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const gaveUp = setTimeout(() => resolve(false), limitMillis);
-    void Promise.allSettled([telemetry.tracerProvider.shutdown(), telemetry.meterProvider?.shutdown()]).then(
-      () => {
-        clearTimeout(gaveUp);
-        resolve(true);
-      },
-    );
+    const gaveUp = setTimeout(() => resolve(false), Math.max(millis, 0));
+    void done.then(() => {
+      clearTimeout(gaveUp);
+      resolve(true);
+    });
   });
 }
 
 /**
- * Flushes and shuts telemetry down when the event loop empties (`beforeExit`) or on SIGTERM/SIGINT,
- * waiting at most the export timeout (plus a little). A collector that is down, refuses, or answers
- * 429/503 costs the exit that long, never more: past it the process exits with the code it had
- * (an exporter's pending retry would otherwise hold it open), and the user is told once that
- * telemetry was lost.
+ * Shuts telemetry down; resolves false if it did not finish in time (and stops waiting). A
+ * collector that does not answer gets `exitTimeoutMillis`; one whose last answer was a success
+ * gets the time the exporters' own retries need, up to their export timeout.
+ */
+async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportTimeoutMillis: number) {
+  const started = Date.now();
+  const done = Promise.allSettled([telemetry.tracerProvider.shutdown(), telemetry.meterProvider?.shutdown()]);
+  if (await within(done, exitTimeoutMillis)) return true;
+  if (!collectorsAnswering()) return false;
+  return within(done, exportTimeoutMillis - (Date.now() - started));
+}
+
+/**
+ * Flushes and shuts telemetry down when the event loop empties (`beforeExit`) or on SIGTERM/SIGINT.
+ * Exports during the run keep the exporters' own timeout and retries; only the exit is bounded: a
+ * collector that does not answer holds it `exitTimeoutMillis` (OTEL_TOOL_ERRORS_EXIT_TIMEOUT) at
+ * most, one that answers until its exporter's retries are done. Past that the process exits with
+ * the code it had (a pending retry would otherwise hold it open), and one line says how much
+ * telemetry was not delivered, and why.
  *
  * A signal listener replaces Node's default "exit on signal", so after flushing we re-raise the
  * signal to exit as Node would have (143 for SIGTERM, 130 for SIGINT), unless the app listens for
  * the signal itself: then the app owns the exit. An app that calls `process.exit()` directly skips
- * `beforeExit`, and spans still queued are lost.
+ * `beforeExit`: spans still queued are lost, and counted in that line.
  */
-export function shutdownOnExit(telemetry: Telemetry, exportTimeoutMillis: number): void {
+export function shutdownOnExit(
+  telemetry: Telemetry,
+  exitTimeoutMillis: number,
+  exportTimeoutMillis: number,
+): void {
   let shuttingDown: Promise<boolean> | undefined;
   const shutdown = () => {
-    shuttingDown ??= shutDownWithin(telemetry, exportTimeoutMillis + SHUTDOWN_GRACE_MILLIS).then((done) => {
-      if (!done) reportUndelivered(exportTimeoutMillis);
+    exitStarted();
+    shuttingDown ??= shutDown(telemetry, exitTimeoutMillis, exportTimeoutMillis).then((done) => {
+      reportAtExit(exitTimeoutMillis);
       return done;
     });
     return shuttingDown;
@@ -52,4 +67,6 @@ export function shutdownOnExit(telemetry: Telemetry, exportTimeoutMillis: number
       });
     });
   }
+  // process.exit() from the app: no time to flush, but what was lost is still said.
+  process.once('exit', () => reportAtExit(exitTimeoutMillis));
 }

@@ -11,6 +11,7 @@ import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { exportingSpanProcessors, metricReaders } from './exporters';
 import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
 import { loadPackage } from './load';
+import { resourceDetectors } from './resources';
 import { instrumentationEnabled, type RegisterSettings } from './settings';
 import { warnUser } from './stderr';
 
@@ -40,14 +41,17 @@ function setDiagLogger(settings: RegisterSettings): void {
   diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
 }
 
-/** NodeSDK's resource: the SDK defaults, then host, process and OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES. */
-function resource() {
+/**
+ * NodeSDK's resource: the SDK defaults, then what the detectors OTEL_NODE_RESOURCE_DETECTORS names
+ * find (unset: env, host and process; env reads OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES).
+ */
+function resource(settings: RegisterSettings) {
   const resources = loadPackage<Resources>('@opentelemetry/resources', 'the register');
-  return resources.defaultResource().merge(
-    resources.detectResources({
-      detectors: [resources.hostDetector, resources.processDetector, resources.envDetector],
-    }),
-  );
+  return resources
+    .defaultResource()
+    .merge(
+      resources.detectResources({ detectors: resourceDetectors(resources, settings.resourceDetectors) }),
+    );
 }
 
 /** Framework names turned off by OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS or OTEL_NODE_*_INSTRUMENTATIONS. */
@@ -135,7 +139,7 @@ export function startTelemetry(
 ): Telemetry {
   setDiagLogger(settings);
   for (const warning of [...settings.warnings, ...settings.invalidValues]) warnUser(warning);
-  const attributes = resource();
+  const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
   const { NodeTracerProvider } = loadPackage<SdkTraceNode>('@opentelemetry/sdk-trace-node', 'the register');
   const tracerProvider = new NodeTracerProvider({

@@ -10,18 +10,21 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-/** Starts `server` on 127.0.0.1 (never on every interface), keeping its sockets to close them. */
-export async function listenOnLoopback(server: Server): Promise<Loopback> {
+/**
+ * Starts `server` on 127.0.0.1 (never on every interface), on `port` or one the system chose,
+ * keeping its sockets to close them.
+ */
+export async function listenOnLoopback(server: Server, port = 0): Promise<Loopback> {
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: chosen } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${chosen}`,
+    port: chosen,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

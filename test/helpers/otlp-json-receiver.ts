@@ -33,6 +33,8 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   events: { name: string; attributes: Record<string, unknown> }[];
   serviceName?: unknown;
+  /** The attributes of the span's resource. */
+  resource: Record<string, unknown>;
 }
 
 export interface ReceivedDataPoint {
@@ -49,33 +51,47 @@ export interface OtlpJsonReceiver {
   readonly tracesUrl: string;
   /** Every request body, byte for byte, in arrival order. */
   readonly bodies: Buffer[];
-  /** Spans decoded from the JSON bodies received so far. */
+  /** Spans decoded from the JSON bodies answered with success so far. */
   spans(): ReceivedSpan[];
   dataPoints(): ReceivedDataPoint[];
   requestCount(): number;
   /** Answers each later request only after `ms` milliseconds (0: at once). */
   setResponseDelay(ms: number): void;
+  /** Answers the next trace exports with these statuses, one each, before answering 200 again. */
+  failTraceExports(...statuses: number[]): void;
+  /** Accepts later requests and never answers them. */
+  stopAnswering(): void;
   /** Forgets the bodies, spans and data points received so far. */
   reset(): void;
   /** Stops listening and destroys open sockets, including requests still being delayed. */
   close(): Promise<void>;
 }
 
-export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
+/** `port`: listen there (a port the test reserved), not on one the system chooses. */
+export async function startOtlpJsonReceiver(options: { port?: number } = {}): Promise<OtlpJsonReceiver> {
   const bodies: Buffer[] = [];
   const spans: ReceivedSpan[] = [];
   const points: ReceivedDataPoint[] = [];
+  const traceFailures: number[] = [];
   let delayMs = 0;
+  let answering = true;
   let requests = 0;
 
   const server = createServer((req, res) => {
     requests++;
     void readBody(req).then((body) => {
       bodies.push(body);
+      if (!answering) return;
       const json = (req.headers['content-type'] ?? '').includes('json');
-      if (json && req.url === '/v1/traces') spans.push(...decodeJsonSpans(body));
-      if (json && req.url === '/v1/metrics') points.push(...decodeJsonDataPoints(body));
+      const failure = req.url === '/v1/traces' ? traceFailures.shift() : undefined;
       const answer = () => {
+        if (failure !== undefined) {
+          res.writeHead(failure, { 'content-type': 'application/json' }).end('{}');
+          return;
+        }
+        // What was answered with success is what was received.
+        if (json && req.url === '/v1/traces') spans.push(...decodeJsonSpans(body));
+        if (json && req.url === '/v1/metrics') points.push(...decodeJsonDataPoints(body));
         res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
         // An empty Export*ServiceResponse: `{}` in JSON, zero bytes in protobuf.
         res.end(json ? '{}' : undefined);
@@ -84,7 +100,7 @@ export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
       else answer();
     });
   });
-  const { url, close } = await listenOnLoopback(server);
+  const { url, close } = await listenOnLoopback(server, options.port);
 
   return {
     endpoint: url,
@@ -95,6 +111,12 @@ export async function startOtlpJsonReceiver(): Promise<OtlpJsonReceiver> {
     requestCount: () => requests,
     setResponseDelay(ms) {
       delayMs = ms;
+    },
+    failTraceExports(...statuses) {
+      traceFailures.push(...statuses);
+    },
+    stopAnswering() {
+      answering = false;
     },
     reset() {
       bodies.length = 0;
@@ -137,7 +159,8 @@ export function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
   const request = JSON.parse(body.toString('utf8')) as JsonTracesRequest;
   const out: ReceivedSpan[] = [];
   for (const resourceSpans of request.resourceSpans ?? []) {
-    const serviceName = flatten(resourceSpans.resource?.attributes)['service.name'];
+    const resource = flatten(resourceSpans.resource?.attributes);
+    const serviceName = resource['service.name'];
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       for (const span of scopeSpans.spans ?? []) {
         out.push({
@@ -154,6 +177,7 @@ export function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
             attributes: flatten(event.attributes),
           })),
           serviceName,
+          resource,
         });
       }
     }

@@ -51,7 +51,7 @@ export interface PlainAndRegistered {
 /**
  * Runs `script` plain, then under the register (`registerArgs`, e.g. `--import <bundle>`) exporting
  * OTLP/JSON traces to a receiver on 127.0.0.1, with `env` for both runs and `otelEnv` for the
- * registered one (metrics off, a 10 s export timeout).
+ * registered one (metrics off, a 10 s exit bound).
  */
 export async function runPlainAndRegistered(
   registerArgs: string[],
@@ -68,8 +68,8 @@ export async function runPlainAndRegistered(
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_METRICS_EXPORTER: 'none',
       // The receiver answers in the test's own process, which a loaded machine can keep past the
-      // register's 500 ms export timeout: the run would then say telemetry was lost.
-      OTEL_EXPORTER_OTLP_TIMEOUT: '10000',
+      // register's 1 s exit bound: the run would then say telemetry was lost.
+      OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000',
       ...otelEnv,
     });
     return { plain, registered, spans: receiver.spans() };

@@ -93,9 +93,9 @@ describe('the whole pipeline: every framework under every set-up, exported over 
           OTEL_SERVICE_NAME: runKey(framework, mode.id),
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          // The register waits 500 ms at exit by default; a loaded CI machine can need longer to
-          // deliver to the receiver, which answers at once.
-          OTEL_EXPORTER_OTLP_TIMEOUT: '5000',
+          // The register's exit waits 1 s for a collector that has not answered; a loaded CI machine
+          // can need longer to deliver to the receiver, which answers at once.
+          OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '5000',
         });
       }
     }

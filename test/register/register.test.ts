@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { refusedPort } from '../helpers/flaky-server';
+import { startOtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 import { useRegisterBed } from '../helpers/register-bed';
 import type { ReceivedSpan } from '../helpers/otlp-json-receiver';
 
@@ -208,29 +209,45 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(toolSpan(bed.receiver.spans(), 'slow_report').statusCode).to.equal(2);
   });
 
-  // The exporters' own default would hold a finished script open for 10 s of retries; under the
-  // register's defaults the exit waits for one short export, then says once what was lost.
-  const unreachableCollectors: [string, () => Promise<Record<string, string>>][] = [
+  // The exporters retry as OpenTelemetry's do, for up to 10 s; the exit waits for them at most
+  // OTEL_TOOL_ERRORS_EXIT_TIMEOUT (1 s), then says once how much was lost and why.
+  const unreachableCollectors: [string, () => Promise<Record<string, string>>, string][] = [
     [
       'down (connection refused)',
       async () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await refusedPort()}` }),
+      'refused',
     ],
-    ['answering 429 with Retry-After', async () => signalEndpoints(`${bed.flaky.url}/429?retryAfter=1`)],
-    ['answering 503', async () => signalEndpoints(`${bed.flaky.url}/503`)],
-    ['accepting and never answering', async () => signalEndpoints(`${bed.flaky.url}/hang`)],
+    [
+      'answering 429 with Retry-After',
+      async () => signalEndpoints(`${bed.flaky.url}/429?retryAfter=1`),
+      'HTTP 429, still retrying at exit',
+    ],
+    [
+      'answering 503',
+      async () => signalEndpoints(`${bed.flaky.url}/503`),
+      'HTTP 503, still retrying at exit',
+    ],
+    [
+      'accepting and never answering',
+      async () => signalEndpoints(`${bed.flaky.url}/hang`),
+      'unanswered at exit',
+    ],
   ];
-  for (const [collector, endpoints] of unreachableCollectors) {
-    it(`collector ${collector}: the app's output is unchanged, one stderr line says what was lost, no hang`, async () => {
+  for (const [collector, endpoints, reason] of unreachableCollectors) {
+    it(`collector ${collector}: the app's output is unchanged, one stderr line counts what was lost, no hang`, async () => {
       const env = { ...exportingEnv(), ...(await endpoints()) };
       const result = await run({ nodeArgs: ['--require', registerCjs], script: 'agent.cjs', env });
       expect(result.code).to.equal(0);
       expect(result.stdout).to.include('weather.error=true');
       const lines = result.stderr.trim().split('\n');
       expect(lines, result.stderr).to.have.length(1);
-      expect(lines[0]).to.match(
-        /^otel-tool-errors\/register: telemetry lost: could not export (traces|metrics) to http:\/\/127\.0\.0\.1:\d+/,
+      expect(lines[0], lines[0]).to.match(
+        new RegExp(
+          `^otel-tool-errors/register: telemetry lost: (\\d+) of \\1 spans to http://127\\.0\\.0\\.1:\\d+/\\S+ ` +
+            `not delivered \\(\\1 ${reason.replace(/[()]/g, '\\$&')}`,
+        ),
       );
-      // A generous bound that still catches the 10 s of retries this replaces; BENCHMARKS.md has the real number.
+      // A generous bound that still catches the 10 s of retries the exit does not wait for.
       expect(result.elapsedMs).to.be.below(5_000);
     });
   }
@@ -272,6 +289,30 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.stderr).to.match(/otel-tool-errors\/register: an OpenTelemetry SDK is already registered/);
     expect(result.stdout).to.include('own-provider-active=true');
     expect(bed.receiver.spans()).to.deep.equal([]);
+  });
+
+  it('an app that starts its own NodeSDK under the register: told once, on stderr, where its spans go', async () => {
+    const appCollector = await startOtlpJsonReceiver();
+    try {
+      const result = await run({
+        nodeArgs: ['--require', registerCjs],
+        script: 'late-own-sdk.cjs',
+        env: { ...exportingEnv(), APP_COLLECTOR: appCollector.tracesUrl },
+      });
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.include('app-work-done');
+      expect(result.stderr.trim().split('\n'), result.stderr).to.deep.equal([
+        "otel-tool-errors/register: the app registered its own OpenTelemetry tracer provider after the register's; " +
+          `it receives no spans: they go where the register exports them, to ${bed.receiver.endpoint}/v1/traces. ` +
+          'Either configure the register with the OTEL_* variables and drop the SDK from the app, or run the app ' +
+          'without the register and add ToolErrorSpanProcessor, ToolMetricsSpanProcessor and ToolInstrumentation to its SDK.',
+      ]);
+      // What the line says: the register's pipeline has the app's span, the app's collector nothing.
+      expect(bed.receiver.spans().map((span) => span.name)).to.include('app-work');
+      expect(appCollector.requestCount()).to.equal(0);
+    } finally {
+      await appCollector.close();
+    }
   });
 
   it('loaded twice (--require and --import): one SDK, one warning, each span exported once', async () => {

@@ -10,13 +10,15 @@ import { exportingSpanProcessors } from '../../src/register/exporters';
 import { loadPackage } from '../../src/register/load';
 
 describe('register settings from the environment', () => {
-  it('defaults: enabled, OTLP http/protobuf for traces and metrics with a short export timeout, no capture, everything on', () => {
-    const otlp = { exporters: ['otlp'], protocol: 'http/protobuf', timeoutMillis: 500 };
+  it("defaults: enabled, OTLP http/protobuf for traces and metrics with the exporters' own 10 s, a 1 s exit, no capture, everything on", () => {
+    const otlp = { exporters: ['otlp'], protocol: 'http/protobuf', timeoutMillis: 10_000 };
     expect(readRegisterSettings({})).to.deep.equal({
       disabled: false,
       traces: otlp,
       metrics: otlp,
       metricExportIntervalMillis: 60_000,
+      exitTimeoutMillis: 1_000,
+      resourceDetectors: ['host', 'process', 'env'],
       enabledInstrumentations: undefined,
       disabledInstrumentations: new Set(),
       instrumentation: { captureArguments: false, captureResults: false, disabledFrameworks: [] },
@@ -43,16 +45,54 @@ describe('register settings from the environment', () => {
     }
   });
 
-  it('OTEL_EXPORTER_OTLP_TIMEOUT sets how long an export (and the exit) may wait; the per-signal one wins', () => {
+  it('OTEL_EXPORTER_OTLP_TIMEOUT sets how long an export may take, retries included; the per-signal one wins', () => {
     const settings = readRegisterSettings({
-      OTEL_EXPORTER_OTLP_TIMEOUT: '10000',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '3000',
       OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: '2000',
     });
-    expect([settings.traces.timeoutMillis, settings.metrics.timeoutMillis]).to.deep.equal([10_000, 2_000]);
+    expect([settings.traces.timeoutMillis, settings.metrics.timeoutMillis]).to.deep.equal([3_000, 2_000]);
+    // The exit is bounded by its own variable, not by the exports' timeout.
+    expect(settings.exitTimeoutMillis).to.equal(1_000);
     const malformed = readRegisterSettings({ OTEL_EXPORTER_OTLP_TIMEOUT: 'soon' });
-    expect(malformed.traces.timeoutMillis).to.equal(500);
+    expect(malformed.traces.timeoutMillis).to.equal(10_000);
     expect(malformed.warnings).to.deep.equal([
-      'OTEL_EXPORTER_OTLP_TIMEOUT="soon" is not a positive number of milliseconds; using 500',
+      'OTEL_EXPORTER_OTLP_TIMEOUT="soon" is not a positive number of milliseconds; using 10000',
+    ]);
+  });
+
+  it('OTEL_TOOL_ERRORS_EXIT_TIMEOUT bounds the exit; a value that is no number of milliseconds is reported', () => {
+    expect(readRegisterSettings({ OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '2500' }).exitTimeoutMillis).to.equal(2_500);
+    const malformed = readRegisterSettings({ OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '-1' });
+    expect(malformed.exitTimeoutMillis).to.equal(1_000);
+    expect(malformed.invalidValues).to.deep.equal([
+      'OTEL_TOOL_ERRORS_EXIT_TIMEOUT="-1" is not a positive number of milliseconds; using 1000',
+    ]);
+  });
+
+  it('OTEL_NODE_RESOURCE_DETECTORS: names as auto-instrumentations-node reads them, all and none; unset or empty keeps host, process, env', () => {
+    const detectors = (value?: string) =>
+      readRegisterSettings(value === undefined ? {} : { OTEL_NODE_RESOURCE_DETECTORS: value })
+        .resourceDetectors;
+    expect(detectors()).to.deep.equal(['host', 'process', 'env']);
+    expect(detectors(' ')).to.deep.equal(['host', 'process', 'env']);
+    expect(detectors('env, container,os')).to.deep.equal(['env', 'container', 'os']);
+    expect(detectors('none')).to.deep.equal([]);
+    expect(detectors('os,all')).to.deep.equal([
+      'container',
+      'host',
+      'os',
+      'serviceinstance',
+      'process',
+      'alibaba',
+      'gcp',
+      'aws',
+      'azure',
+      'env',
+    ]);
+    const misspelt = readRegisterSettings({ OTEL_NODE_RESOURCE_DETECTORS: 'env,kubernetes' });
+    expect(misspelt.resourceDetectors).to.deep.equal(['env']);
+    expect(misspelt.warnings).to.deep.equal([
+      'OTEL_NODE_RESOURCE_DETECTORS names kubernetes, which is not a resource detector; known: container, host, os, serviceinstance, process, alibaba, gcp, aws, azure, env, all, none',
     ]);
   });
 

@@ -100,9 +100,9 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol,
         OTEL_METRICS_EXPORTER: 'none',
         OTEL_LOGS_EXPORTER: 'none',
-        // Up to 3 MB of spans per run: a loaded machine can take longer than the register's 500 ms
-        // export timeout to receive them, and the run would then say telemetry was lost.
-        OTEL_EXPORTER_OTLP_TIMEOUT: '10000',
+        // Up to 3 MB of spans per run: a loaded machine can take longer than the register's 1 s
+        // exit bound to receive them, and the run would then say telemetry was lost.
+        OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000',
         OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: capture,
         OTEL_TOOL_ERRORS_CAPTURE_RESULTS: capture,
         ATTACK_CASES: casesFile,
