@@ -4,6 +4,7 @@ import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { INSTRUMENTATION_NAME } from '../tool-span/scope';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
+import { haltedSpanRepair } from './halted-span';
 import { markToolSpan } from './mark-tool-span';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -73,6 +74,12 @@ export class ToolErrorSpanProcessor {
       // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
       const hidden = argumentsHiddenOn(span);
       markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);
+      const repair = haltedSpanRepair(span);
+      if (repair !== undefined) {
+        // The SDK ignores a status set back to UNSET, and the events array is the span's own.
+        (span as { status: SpanStatus }).status = repair.status;
+        (span.events as unknown[]).splice(0, span.events.length, ...repair.events);
+      }
       // Our own spans' exception events are recorded redacted already.
       if (span.events.length > 0 && !madeByUs(span))
         redactExceptionEvents(span.events as EventLike[], hidden);

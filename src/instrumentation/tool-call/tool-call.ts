@@ -8,9 +8,10 @@ import { logger } from '../../logger';
 import { redactedException } from '../../redact/exception';
 import { argumentTexts, redactForCapture } from '../../redact/capture';
 import { MAX_EXCEPTION_TEXT_LENGTH, redactText } from '../../redact/text';
-import { ATTR_GEN_AI_TOOL_CALL_RESULT, ERROR_TYPE_VALUE_OTHER } from '../../semconv';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ERROR_TYPE_VALUE_OTHER, type ToolCallHalt } from '../../semconv';
 import { ACTIVE_TOOL_CALL_KEY, type ActiveToolCall } from '../../tool-span/active-tool-call';
 import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
+import { markSpanHalted } from '../../tool-span/halted-call';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
@@ -53,6 +54,13 @@ export interface ToolCallOptions {
   recordExceptionOnFrameworkSpan?: boolean;
   /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
   onError?: (span: Span, err: unknown) => void;
+  /**
+   * What the framework throws to stop the call for someone else (LangGraph's interrupt, a handoff):
+   * the call then ends `paused`, `denied` or `handoff`, unmarked, with no exception event.
+   */
+  haltOfError?: (err: unknown) => ToolCallHalt | undefined;
+  /** The same for a returned value (a pending or refused approval, a handoff `Command`). */
+  haltOfResult?: (result: unknown) => ToolCallHalt | undefined;
 }
 
 /**
@@ -136,12 +144,19 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   /** Notes an error the framework will swallow or re-wrap (recordToolError). */
   note(err: unknown): void {
-    if (this.finished) return;
+    if (this.finished || this.haltOf(this.options.haltOfError, err) !== undefined) return;
     this.failWith(err, false);
   }
 
   fail(err: unknown): void {
     if (this.finished) return;
+    const halt = this.haltOf(this.options.haltOfError, err);
+    if (halt !== undefined) {
+      // The outer call, if any, sees the same value and says so.
+      if (this.role !== 'nested') this.halt(halt, undefined);
+      this.finish({ error: err, halt });
+      return;
+    }
     const classification = this.failWith(err, true);
     if (this.options.onError && this.span.isRecording()) {
       try {
@@ -173,6 +188,12 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   private succeed(result: unknown): void {
     if (this.finished) return;
+    const halt = this.haltOf(this.options.haltOfResult, result);
+    if (halt !== undefined) {
+      if (this.role !== 'nested') this.halt(halt, result);
+      this.finish({ result, halt });
+      return;
+    }
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
@@ -192,6 +213,32 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
       logger.error('could not classify the tool result', err);
     }
     this.finish({ result, classification: this.marks.classification });
+  }
+
+  /** The framework's verdict on a thrown or returned value; a verdict that throws is none. */
+  private haltOf(verdict: ((value: unknown) => ToolCallHalt | undefined) | undefined, value: unknown) {
+    if (verdict === undefined) return undefined;
+    try {
+      return verdict(value);
+    } catch (err) {
+      logger.error('could not tell whether the framework stopped the tool call', err);
+      return undefined;
+    }
+  }
+
+  /**
+   * Says why the framework stopped the call, and nothing of what it carried (the question put to a
+   * human, the approval's payload) unless results are captured. No status, no `error.type`.
+   */
+  private halt(halt: ToolCallHalt, result: unknown): void {
+    if (!this.span.isRecording()) return;
+    try {
+      markSpanHalted(this.span, halt);
+      if (this.config.captureResults && result !== undefined)
+        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
+    } catch (err) {
+      logger.error('could not record the stopped tool call', err);
+    }
   }
 
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
