@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { ReceivedSpan } from './otlp-json-receiver';
+import type { ReceivedDataPoint, ReceivedSpan } from './otlp-json-receiver';
 import { useRegisterBed } from './register-bed';
 import { runPlainAndRegistered } from './run-node';
 
@@ -23,7 +23,7 @@ export interface RegisteredTwinsOptions {
  */
 export function describeRegisteredTwins(
   options: RegisteredTwinsOptions,
-  tests: (spans: () => ReceivedSpan[]) => void,
+  tests: (spans: () => ReceivedSpan[], points: () => ReceivedDataPoint[]) => void,
 ): void {
   const bed = useRegisterBed();
 
@@ -34,6 +34,7 @@ export function describeRegisteredTwins(
   for (const { flag, script, bundle } of twins) {
     describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
       let spans: ReceivedSpan[] = [];
+      let points: ReceivedDataPoint[] = [];
       before(async () => {
         const env = { FLAKY_URL: bed.flaky.url };
         const runs = await runPlainAndRegistered(
@@ -46,8 +47,12 @@ export function describeRegisteredTwins(
         // The app's own output is the same with and without the register.
         expect(runs.registered).to.deep.equal(runs.plain);
         spans = runs.spans;
+        points = runs.points;
       });
-      tests(() => spans);
+      tests(
+        () => spans,
+        () => points,
+      );
     });
   }
 }

@@ -16,6 +16,7 @@ import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
 import { watchThenable } from './thenable-watch';
+import { haltOf, type HaltVerdict } from './halt-verdict';
 import type { ResultObserver } from './result-observer';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
 
@@ -58,9 +59,9 @@ export interface ToolCallOptions {
    * What the framework throws to stop the call for someone else (LangGraph's interrupt, a handoff):
    * the call then ends `paused`, `denied` or `handoff`, unmarked, with no exception event.
    */
-  haltOfError?: (err: unknown) => ToolCallHalt | undefined;
+  haltOfError?: HaltVerdict;
   /** The same for a returned value (a pending or refused approval, a handoff `Command`). */
-  haltOfResult?: (result: unknown) => ToolCallHalt | undefined;
+  haltOfResult?: HaltVerdict;
 }
 
 /**
@@ -144,13 +145,13 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   /** Notes an error the framework will swallow or re-wrap (recordToolError). */
   note(err: unknown): void {
-    if (this.finished || this.haltOf(this.options.haltOfError, err) !== undefined) return;
+    if (this.finished || haltOf(this.options.haltOfError, err) !== undefined) return;
     this.failWith(err, false);
   }
 
   fail(err: unknown): void {
     if (this.finished) return;
-    const halt = this.haltOf(this.options.haltOfError, err);
+    const halt = haltOf(this.options.haltOfError, err);
     if (halt !== undefined) {
       // The outer call, if any, sees the same value and says so.
       if (this.role !== 'nested') this.halt(halt, undefined);
@@ -188,7 +189,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   private succeed(result: unknown): void {
     if (this.finished) return;
-    const halt = this.haltOf(this.options.haltOfResult, result);
+    const halt = haltOf(this.options.haltOfResult, result);
     if (halt !== undefined) {
       if (this.role !== 'nested') this.halt(halt, result);
       this.finish({ result, halt });
@@ -213,17 +214,6 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
       logger.error('could not classify the tool result', err);
     }
     this.finish({ result, classification: this.marks.classification });
-  }
-
-  /** The framework's verdict on a thrown or returned value; a verdict that throws is none. */
-  private haltOf(verdict: ((value: unknown) => ToolCallHalt | undefined) | undefined, value: unknown) {
-    if (verdict === undefined) return undefined;
-    try {
-      return verdict(value);
-    } catch (err) {
-      logger.error('could not tell whether the framework stopped the tool call', err);
-      return undefined;
-    }
   }
 
   /**
