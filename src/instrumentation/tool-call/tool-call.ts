@@ -152,12 +152,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   fail(err: unknown): void {
     if (this.finished) return;
     const halt = haltOf(this.options.haltOfError, err);
-    if (halt !== undefined) {
-      // The outer call, if any, sees the same value and says so.
-      if (this.role !== 'nested') this.halt(halt, undefined);
-      this.finish({ error: err, halt });
-      return;
-    }
+    if (halt !== undefined) return this.stop(halt, { error: err });
     const classification = this.failWith(err, true);
     if (this.options.onError && this.span.isRecording()) {
       try {
@@ -190,11 +185,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   private succeed(result: unknown): void {
     if (this.finished) return;
     const halt = haltOf(this.options.haltOfResult, result);
-    if (halt !== undefined) {
-      if (this.role !== 'nested') this.halt(halt, result);
-      this.finish({ result, halt });
-      return;
-    }
+    if (halt !== undefined) return this.stop(halt, { result });
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
@@ -217,18 +208,21 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   }
 
   /**
-   * Says why the framework stopped the call, and nothing of what it carried (the question put to a
-   * human, the approval's payload) unless results are captured. No status, no `error.type`.
+   * Ends a call the framework stopped, saying why and nothing of what it carried (the question put
+   * to a human) unless results are captured: no status, no `error.type`. A nested call leaves
+   * that to its outer call, which sees the same value.
    */
-  private halt(halt: ToolCallHalt, result: unknown): void {
-    if (!this.span.isRecording()) return;
-    try {
-      markSpanHalted(this.span, halt);
-      if (this.config.captureResults && result !== undefined)
-        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
-    } catch (err) {
-      logger.error('could not record the stopped tool call', err);
+  private stop(halt: ToolCallHalt, outcome: ToolCallOutcome): void {
+    if (this.role !== 'nested' && this.span.isRecording()) {
+      try {
+        markSpanHalted(this.span, halt);
+        if (this.config.captureResults && outcome.result !== undefined)
+          this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(outcome.result));
+      } catch (err) {
+        logger.error('could not record the stopped tool call', err);
+      }
     }
+    this.finish({ ...outcome, halt });
   }
 
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
