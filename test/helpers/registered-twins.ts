@@ -13,6 +13,8 @@ export interface RegisteredTwinsOptions {
   stdout: string;
   /** The registered run's OTEL_* (the receiver's endpoint and http/json are set). */
   otelEnv: Record<string, string>;
+  /** Only `<fixture>.mjs` under `--import`: for an ESM-only framework. */
+  esmOnly?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export function describeRegisteredTwins(
     { flag: '--require', script: `${options.fixture}.cjs`, bundle: () => bed.bundles.cjs },
     { flag: '--import', script: `${options.fixture}.mjs`, bundle: () => bed.bundles.esm },
   ];
-  for (const { flag, script, bundle } of twins) {
+  for (const { flag, script, bundle } of options.esmOnly ? twins.slice(1) : twins) {
     describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
       let spans: ReceivedSpan[] = [];
       let points: ReceivedDataPoint[] = [];

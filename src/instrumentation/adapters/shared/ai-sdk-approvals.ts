@@ -21,8 +21,16 @@ interface PartLike extends ToolCallLike {
   type?: unknown;
   approvalId?: unknown;
   approved?: unknown;
+  isAutomatic?: unknown;
   toolCall?: ToolCallLike;
 }
+
+/**
+ * Refused approvals already traced, by approval id: `ai@6` also calls the global telemetry
+ * integrations, so the v6 wrapper and the v7 integration both see one prompt. The newest few.
+ */
+const tracedRefusals = new Set<unknown>();
+const MAX_TRACED_REFUSALS = 1024;
 
 const PAUSED: ToolCallOptions = { haltOfResult: () => 'paused' };
 const DENIED: ToolCallOptions = { haltOfResult: () => 'denied' };
@@ -34,7 +42,9 @@ export function traceApprovalRequests(ctx: AdapterContext, step: unknown): void 
     const content = (step as { content?: unknown } | undefined)?.content;
     if (!Array.isArray(content)) return;
     for (const part of content as PartLike[]) {
-      if (part?.type === 'tool-approval-request') traceUndecided(ctx, part.toolCall, PAUSED);
+      // An automatic answer (v7 `toolApproval`) asks nobody: no pause.
+      if (part?.type === 'tool-approval-request' && part.isAutomatic !== true)
+        traceUndecided(ctx, part.toolCall, PAUSED);
     }
   } catch {
     // A step shape we do not know: nothing to record.
@@ -63,6 +73,10 @@ export function traceDeniedApprovals(ctx: AdapterContext, messages: unknown): vo
     for (const response of refused) {
       const callId = requests.get(response.approvalId);
       if (callId === undefined || answered.has(callId) || traced.has(callId)) continue;
+      if (tracedRefusals.has(response.approvalId)) continue;
+      tracedRefusals.add(response.approvalId);
+      if (tracedRefusals.size > MAX_TRACED_REFUSALS)
+        tracedRefusals.delete(tracedRefusals.values().next().value);
       traced.add(callId);
       traceUndecided(ctx, calls.get(callId), DENIED);
     }
