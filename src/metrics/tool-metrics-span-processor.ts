@@ -10,7 +10,7 @@ import {
 } from '@opentelemetry/api';
 import { boundErrorType } from '../classify/error-type';
 import { isToolErrorKind } from '../classify/kinds';
-import { haltOf } from '../tool-span/halted-call';
+import { spanHalt } from '../tool-span/halted-call';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -110,7 +110,7 @@ export class ToolMetricsSpanProcessor {
     const durationSeconds = span.duration[0] + span.duration[1] / 1e9;
     const rawErrorType = span.attributes[ATTR_ERROR_TYPE];
     // A call the framework stopped (paused, denied, handed off) is no failure, whatever else it says.
-    const halt = haltOf(span);
+    const halt = spanHalt(span);
     const failed =
       halt === undefined && (span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined);
 

@@ -3,7 +3,7 @@ import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { ChildHttpFailures } from './http-child-evidence';
-import { haltedSpanRepair } from './halted-span';
+import { haltedSpanRepair, withoutDropped } from './halted-span';
 import { markToolSpan } from './mark-tool-span';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -102,7 +102,10 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {
-      attributes: { value: attributes, enumerable: true },
+      attributes: {
+        value: repair ? withoutDropped(attributes, repair.dropped) : attributes,
+        enumerable: true,
+      },
       status: { value: status, enumerable: true },
       events: { value: eventsRedacted || repair !== undefined ? events : span.events, enumerable: true },
     }) as S;

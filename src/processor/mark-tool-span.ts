@@ -1,6 +1,6 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { hideValues, scrubMessage } from '../redact/text';
-import { haltOf } from '../tool-span/halted-call';
+import { spanHalt } from '../tool-span/halted-call';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
 import type { ToolSpanFamily } from '../tool-span/recognition';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
@@ -21,7 +21,7 @@ export function markToolSpan(
   httpChild: HttpFailure | undefined,
   hidden: readonly string[],
 ): boolean {
-  if (haltOf(span) !== undefined) return false;
+  if (spanHalt(span) !== undefined) return false;
   const marked = isMarkedFailure(span);
   const failure = marked ? httpChildOverMark(span, httpChild) : readToolSpanFailure(span, family, httpChild);
   if (failure !== undefined) {

@@ -76,9 +76,11 @@ export class ToolErrorSpanProcessor {
       markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);
       const repair = haltedSpanRepair(span);
       if (repair !== undefined) {
-        // The SDK ignores a status set back to UNSET, and the events array is the span's own.
+        // The SDK ignores a status set back to UNSET and has no way to remove an attribute; the
+        // span is still the processor's to change in onEnding.
         (span as { status: SpanStatus }).status = repair.status;
         (span.events as unknown[]).splice(0, span.events.length, ...repair.events);
+        for (const key of repair.dropped) delete (span.attributes as Record<string, unknown>)[key];
       }
       // Our own spans' exception events are recorded redacted already.
       if (span.events.length > 0 && !madeByUs(span))

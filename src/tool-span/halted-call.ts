@@ -12,7 +12,7 @@ export function markSpanHalted(span: Pick<Span, 'setAttribute'>, halt: ToolCallH
 }
 
 /** The span's `tool.call.outcome`, when it is one of ours. */
-export function haltOf(span: Pick<ReadableSpanLike, 'attributes'>): ToolCallHalt | undefined {
+export function spanHalt(span: Pick<ReadableSpanLike, 'attributes'>): ToolCallHalt | undefined {
   const value = span.attributes[ATTR_TOOL_CALL_OUTCOME];
   return TOOL_CALL_HALTS.includes(value as ToolCallHalt) ? (value as ToolCallHalt) : undefined;
 }

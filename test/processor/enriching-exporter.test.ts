@@ -69,6 +69,8 @@ describe('ToolErrorEnrichingExporter', () => {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': 'refund',
         'tool.call.outcome': 'denied',
+        'error.type': 'ApprovalRejected',
+        'tool.error_kind': 'not_permitted',
       },
     });
     span.recordException({ name: 'ApprovalRejected', message: 'Tool execution was not approved.' });
@@ -78,6 +80,7 @@ describe('ToolErrorEnrichingExporter', () => {
     expect(copy!.status).to.deep.equal({ code: SpanStatusCode.UNSET });
     expect(copy!.events).to.deep.equal([]);
     expect(copy!.attributes).to.not.have.property('error.type');
+    expect(copy!.attributes).to.not.have.property('tool.error_kind');
     expect(copy!.attributes['tool.call.outcome']).to.equal('denied');
     // The SDK's own span is left as the framework made it.
     expect(plain.getFinishedSpans()[0]!.status.code).to.equal(SpanStatusCode.ERROR);

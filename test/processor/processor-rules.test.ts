@@ -48,13 +48,15 @@ describe('ToolErrorSpanProcessor rules', () => {
   beforeEach(() => setUp());
   afterEach(() => provider.shutdown());
 
-  it('a stopped call (tool.call.outcome) is never marked: an ERROR and exception a framework left are cleared', () => {
+  it('a stopped call (tool.call.outcome) is never marked: the ERROR, exception and error.type a framework left are cleared', () => {
     const span = endSpan(
       'execute_tool refund',
       {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': 'refund',
         'tool.call.outcome': 'paused',
+        // What a framework that matches interrupts by their name alone writes.
+        'error.type': 'GraphInterrupt',
       },
       (s) => {
         // What a framework records for the interrupt it throws: the question in its text.
