@@ -18,9 +18,11 @@ const EXPECTED_OUTPUT = [
   'approved=false: refund: execution-denied; done',
 ].join('\n');
 
+// v7 is ESM-only (its app runs under --import), and its app also has a call its `toolApproval`
+// policy refuses.
+const POLICY_OUTPUT = 'policy: tool-call, tool-approval-request, tool-approval-response; ';
 const FIXTURES_BY_VERSION = [
   ['v6', 'ai-sdk-approvals', false],
-  // ESM-only: its app runs under --import.
   ['v7', 'ai-sdk-v7-approvals', true],
 ] as const;
 
@@ -32,7 +34,7 @@ for (const [version, fixture, esmOnly] of FIXTURES_BY_VERSION)
         fixtures: FIXTURES,
         fixture,
         esmOnly,
-        stdout: `${EXPECTED_OUTPUT}\n`,
+        stdout: esmOnly ? `${EXPECTED_OUTPUT}\n${POLICY_OUTPUT}\n` : `${EXPECTED_OUTPUT}\n`,
         otelEnv: {
           OTEL_SERVICE_NAME: 'ai-sdk-approvals',
           OTEL_METRICS_EXPORTER: 'otlp',
@@ -77,6 +79,13 @@ for (const [version, fixture, esmOnly] of FIXTURES_BY_VERSION)
           );
         });
 
+        if (esmOnly)
+          it('a call the toolApproval policy refuses: a denied span, though nobody was asked', () => {
+            const [refused, ...more] = refunds('refund-policy');
+            expect(more).to.deep.equal([]);
+            expectHalted(refused!, 'denied', 'manager');
+          });
+
         it('the 500 beside them stays a failure: ERROR, error.type 500, transient', () => {
           const lookups = toolSpans(exported(), 'lookup');
           expect(lookups).to.have.length(2);
@@ -85,7 +94,7 @@ for (const [version, fixture, esmOnly] of FIXTURES_BY_VERSION)
 
         it('metrics: no tool.errors for refund; the duration histogram carries tool.call.outcome', () => {
           expect(toolMetrics(points(), 'refund')).to.deep.equal({
-            durations: { paused: 2, denied: 1, ok: 1 },
+            durations: { paused: 2, denied: esmOnly ? 2 : 1, ok: 1 },
             errors: 0,
           });
           expect(toolMetrics(points(), 'lookup')).to.deep.equal({ durations: { '500': 2 }, errors: 2 });

@@ -8,6 +8,8 @@ import type { AdapterContext } from '../adapter';
  * and in the next call's prompt a `tool-approval-response` with `approved: false` for a request
  * of an earlier assistant message that has no result yet, which the SDK answers with an
  * `execution-denied` result (`denied`). An approved call runs `execute` and gets its own span.
+ * v7's `toolApproval` policy answers in the step itself: an automatic `tool-approval-response`
+ * with `approved: false` is `denied` too.
  */
 
 interface ToolCallLike {
@@ -35,7 +37,7 @@ const MAX_TRACED_REFUSALS = 1024;
 const PAUSED: ToolCallOptions = { haltOfResult: () => 'paused' };
 const DENIED: ToolCallOptions = { haltOfResult: () => 'denied' };
 
-/** A `paused` span per approval the finished step asks for. */
+/** A `paused` span per approval the finished step asks for; a `denied` one per automatic refusal in it. */
 export function traceApprovalRequests(ctx: AdapterContext, step: unknown): void {
   if (!ctx.isEnabled()) return;
   try {
@@ -45,6 +47,8 @@ export function traceApprovalRequests(ctx: AdapterContext, step: unknown): void 
       // An automatic answer (v7 `toolApproval`) asks nobody: no pause.
       if (part?.type === 'tool-approval-request' && part.isAutomatic !== true)
         traceUndecided(ctx, part.toolCall, PAUSED);
+      else if (part?.type === 'tool-approval-response' && part.approved === false && firstRefusal(part))
+        traceUndecided(ctx, part.toolCall, DENIED);
     }
   } catch {
     // A step shape we do not know: nothing to record.
@@ -73,16 +77,21 @@ export function traceDeniedApprovals(ctx: AdapterContext, messages: unknown): vo
     for (const response of refused) {
       const callId = requests.get(response.approvalId);
       if (callId === undefined || answered.has(callId) || traced.has(callId)) continue;
-      if (tracedRefusals.has(response.approvalId)) continue;
-      tracedRefusals.add(response.approvalId);
-      if (tracedRefusals.size > MAX_TRACED_REFUSALS)
-        tracedRefusals.delete(tracedRefusals.values().next().value);
+      if (!firstRefusal(response)) continue;
       traced.add(callId);
       traceUndecided(ctx, calls.get(callId), DENIED);
     }
   } catch {
     // A prompt shape we do not know: nothing to record.
   }
+}
+
+/** Whether this refusal was not traced yet (the same approval can be seen twice, see tracedRefusals). */
+function firstRefusal(part: PartLike): boolean {
+  if (tracedRefusals.has(part.approvalId)) return false;
+  tracedRefusals.add(part.approvalId);
+  if (tracedRefusals.size > MAX_TRACED_REFUSALS) tracedRefusals.delete(tracedRefusals.values().next().value);
+  return true;
 }
 
 function partsOf(message: unknown): PartLike[] {
