@@ -57,6 +57,16 @@ export const ATTR_TOOL_ERROR_EXECUTED = 'tool.error_executed';
  * found behind it (`503`, `-32602`, `ECONNREFUSED`) is kept here, so it stays searchable.
  */
 export const ATTR_TOOL_ERROR_DETAIL_TYPE = 'tool.error_detail_type';
+/**
+ * Set when the framework stopped a tool call for someone else's decision rather than letting it
+ * run to its end: `paused` (waiting for a human: an interrupt, an approval request, a suspension),
+ * `denied` (the runtime's approval step or permission policy refused it: the tool did not run) or
+ * `handoff` (control passed to another agent). Such a call is no failure: no status ERROR, no
+ * `error.type`. Absent on calls that ran to their end, succeeded or failed.
+ */
+export const ATTR_TOOL_CALL_OUTCOME = 'tool.call.outcome';
+export type ToolCallHalt = 'paused' | 'denied' | 'handoff';
+export const TOOL_CALL_HALTS: readonly ToolCallHalt[] = Object.freeze(['paused', 'denied', 'handoff']);
 /** Counter of failed tool calls, with the same attributes as the duration histogram. */
 export const METRIC_TOOL_ERRORS = 'tool.errors';
 

@@ -46,7 +46,7 @@ export const TOOL_ERROR_KIND_MEANINGS: Readonly<Record<ToolErrorKind, ToolErrorK
     'not_permitted',
     false,
     false,
-    'A policy, approval or limit refused the call: review the policy, not the tool.',
+    'The tool or its service refused the call by policy or limit: review that policy, not the tool.',
   ),
   canceled: row(
     'canceled',

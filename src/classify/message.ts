@@ -47,10 +47,9 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
     'invalid_input',
     /invalid (?:arguments|argument|input|parameters|params)|validation (?:failed|error)|failed to parse|does not match (?:the )?schema|required property|expected [a-z]+, received/i,
   ],
-  [
-    'not_permitted',
-    /not permitted|not allowed|approval (?:denied|rejected)|denied by policy|policy violation/i,
-  ],
+  // Refusals by the tool's own service. An approval refused by the agent runtime is no failure
+  // (`tool.call.outcome=denied`, from the framework's own record), so its text is not read here.
+  ['not_permitted', /not permitted|not allowed|denied by policy|policy violation/i],
   ['canceled', /\baborted\b|\bcancel(?:l)?ed\b/i],
 ];
 

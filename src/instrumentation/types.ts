@@ -1,6 +1,7 @@
 import type { Attributes, Span, TracerProvider } from '@opentelemetry/api';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import type { ToolErrorClassification } from '../classify/classification';
+import type { ToolCallHalt } from '../semconv';
 
 /** Options of `new ToolInstrumentation()`. */
 export interface ToolInstrumentationConfig extends InstrumentationConfig {
@@ -46,6 +47,8 @@ export interface ToolCallOutcome {
   error?: unknown;
   /** Present when the call failed, thrown or returned: the strongest classification recorded. */
   classification?: ToolErrorClassification;
+  /** Present when the framework stopped the call for someone else (`tool.call.outcome`); never with `classification`. */
+  halt?: ToolCallHalt;
 }
 
 export interface InstrumentToolOptions extends Pick<

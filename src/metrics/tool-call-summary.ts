@@ -1,6 +1,6 @@
 import { boundErrorType } from '../classify/error-type';
 import { isToolErrorKind, type ToolErrorKind } from '../classify/kinds';
-import { ERROR_TYPE_VALUE_OTHER } from '../semconv';
+import { ERROR_TYPE_VALUE_OTHER, type ToolCallHalt } from '../semconv';
 import { BoundedValues } from './bounded-values';
 
 /** One finished tool call, as read from its span. */
@@ -11,12 +11,15 @@ export interface ToolCallRecord {
   readonly errorType?: string;
   readonly errorKind?: string;
   readonly retryable?: boolean;
+  /** Set when the framework stopped the call (`tool.call.outcome`): it then counts as no failure. */
+  readonly halt?: ToolCallHalt;
 }
 
 /** The calls that share a tool name, an outcome, an `error.type` and a `tool.error_kind`. */
 export interface ToolCallSummaryRow {
   readonly toolName: string;
-  readonly outcome: 'ok' | 'error';
+  /** `paused`, `denied` or `handoff`: the framework stopped the call (`tool.call.outcome`). */
+  readonly outcome: 'ok' | 'error' | ToolCallHalt;
   readonly errorType?: string;
   /** A taxonomy kind, `_OTHER` for a foreign value, absent when the span had none. */
   readonly errorKind?: ToolErrorKind | typeof ERROR_TYPE_VALUE_OTHER;
@@ -49,21 +52,22 @@ export class ToolCallSummary {
 
   record(call: ToolCallRecord): void {
     const toolName = this.toolNames.admit(call.toolName);
-    const failed = call.errorType !== undefined || call.errorKind !== undefined;
+    const failed = call.halt === undefined && (call.errorType !== undefined || call.errorKind !== undefined);
     const errorType = failed ? boundErrorType(call.errorType ?? ERROR_TYPE_VALUE_OTHER) : undefined;
     const errorKind =
-      call.errorKind === undefined
+      !failed || call.errorKind === undefined
         ? undefined
         : isToolErrorKind(call.errorKind)
           ? call.errorKind
           : ERROR_TYPE_VALUE_OTHER;
     // JSON keeps the key unambiguous whatever characters the names contain.
-    const key = JSON.stringify([toolName, errorType, errorKind]);
+    const outcome = call.halt ?? (failed ? 'error' : 'ok');
+    const key = JSON.stringify([toolName, outcome, errorType, errorKind]);
     let row = this.byKey.get(key);
     if (!row) {
       row = {
         toolName,
-        outcome: failed ? 'error' : 'ok',
+        outcome,
         calls: 0,
         totalDurationSeconds: 0,
         maxDurationSeconds: 0,

@@ -10,6 +10,7 @@ import {
 } from '@opentelemetry/api';
 import { boundErrorType } from '../classify/error-type';
 import { isToolErrorKind } from '../classify/kinds';
+import { spanHalt } from '../tool-span/halted-call';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -23,6 +24,7 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_MCP_METHOD_NAME,
+  ATTR_TOOL_CALL_OUTCOME,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
   ERROR_TYPE_VALUE_OTHER,
@@ -60,7 +62,8 @@ interface Instruments {
 
 /**
  * Records `gen_ai.execute_tool.duration` and `tool.errors` from every tool span, and fills the
- * in-process summary. It reads spans in `onEnd`, after every processor's `onEnding`, so it sees the
+ * in-process summary. A stopped call (`tool.call.outcome`) is timed with that attribute, never
+ * counted as an error. It reads spans in `onEnd`, after every processor's `onEnding`, so it sees the
  * attributes `ToolErrorSpanProcessor` added, on our spans and on frameworks' native ones alike.
  */
 export class ToolMetricsSpanProcessor {
@@ -106,13 +109,17 @@ export class ToolMetricsSpanProcessor {
     const toolName = this.toolNames.admit(rawToolName);
     const durationSeconds = span.duration[0] + span.duration[1] / 1e9;
     const rawErrorType = span.attributes[ATTR_ERROR_TYPE];
-    const failed = span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined;
+    // A call the framework stopped (paused, denied, handed off) is no failure, whatever else it says.
+    const halt = spanHalt(span);
+    const failed =
+      halt === undefined && (span.status.code === SpanStatusCode.ERROR || rawErrorType !== undefined);
 
     const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName };
     // Recommended by the metric's definition; three known values, so the cardinality stays bounded.
     const toolType = span.attributes[ATTR_GEN_AI_TOOL_TYPE];
     if (toolType === 'function' || toolType === 'extension' || toolType === 'datastore')
       attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
+    if (halt !== undefined) attributes[ATTR_TOOL_CALL_OUTCOME] = halt;
     let errorKind: string | undefined;
     if (failed) {
       const rawKind = span.attributes[ATTR_TOOL_ERROR_KIND];
@@ -137,6 +144,7 @@ export class ToolMetricsSpanProcessor {
       errorType: attributes[ATTR_ERROR_TYPE] as string | undefined,
       errorKind,
       retryable: typeof retryable === 'boolean' ? retryable : undefined,
+      halt,
     });
   }
 

@@ -3,6 +3,7 @@ import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { ChildHttpFailures } from './http-child-evidence';
+import { haltedSpanRepair, withoutDropped } from './halted-span';
 import { markToolSpan } from './mark-tool-span';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -93,15 +94,20 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     };
     if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
     const marked = markToolSpan(writer, span, family, httpChild, hidden);
-    const events = [...span.events] as EventLike[];
+    const repair = haltedSpanRepair(span);
+    if (repair !== undefined) status = repair.status;
+    const events = [...(repair?.events ?? span.events)] as EventLike[];
     const eventsRedacted = redactExceptionEvents(events, hidden);
-    if (toolName === undefined && !marked && !eventsRedacted) return span;
+    if (toolName === undefined && !marked && !eventsRedacted && repair === undefined) return span;
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {
-      attributes: { value: attributes, enumerable: true },
+      attributes: {
+        value: repair ? withoutDropped(attributes, repair.dropped) : attributes,
+        enumerable: true,
+      },
       status: { value: status, enumerable: true },
-      events: { value: eventsRedacted ? events : span.events, enumerable: true },
+      events: { value: eventsRedacted || repair !== undefined ? events : span.events, enumerable: true },
     }) as S;
   }
 }

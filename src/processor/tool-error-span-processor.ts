@@ -4,6 +4,7 @@ import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { INSTRUMENTATION_NAME } from '../tool-span/scope';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
+import { haltedSpanRepair } from './halted-span';
 import { markToolSpan } from './mark-tool-span';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
@@ -73,6 +74,14 @@ export class ToolErrorSpanProcessor {
       // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
       const hidden = argumentsHiddenOn(span);
       markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);
+      const repair = haltedSpanRepair(span);
+      if (repair !== undefined) {
+        // The SDK ignores a status set back to UNSET and has no way to remove an attribute; the
+        // span is still the processor's to change in onEnding.
+        (span as { status: SpanStatus }).status = repair.status;
+        (span.events as unknown[]).splice(0, span.events.length, ...repair.events);
+        for (const key of repair.dropped) delete (span.attributes as Record<string, unknown>)[key];
+      }
       // Our own spans' exception events are recorded redacted already.
       if (span.events.length > 0 && !madeByUs(span))
         redactExceptionEvents(span.events as EventLike[], hidden);

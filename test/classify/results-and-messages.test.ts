@@ -131,12 +131,17 @@ describe('classifyMessage: text-only evidence', () => {
     ['certificate has expired', 'network'],
     ['Unknown tool: send_fax', 'unknown_tool'],
     ['Invalid arguments for tool book_flight', 'invalid_input'],
-    ['approval denied by reviewer', 'not_permitted'],
+    ['denied by policy: exports are frozen', 'not_permitted'],
     ['The operation was aborted', 'canceled'],
   ];
   for (const [text, kind] of cases) {
     it(`"${text}" -> ${kind}`, () => expect(classifyMessage(text)?.kind).to.equal(kind));
   }
+
+  it('an approval refused is no failure kind: the runtime records it as tool.call.outcome=denied', () => {
+    expect(classifyMessage('approval denied by reviewer')).to.equal(undefined);
+    expect(classifyMessage('Tool call approval rejected')).to.equal(undefined);
+  });
 
   it('reads an HTTP status and a Node code from the text', () => {
     expect(classifyMessage('Request failed with status code 404')).to.deep.equal({

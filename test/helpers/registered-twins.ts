@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { ReceivedSpan } from './otlp-json-receiver';
+import type { ReceivedDataPoint, ReceivedSpan } from './otlp-json-receiver';
 import { useRegisterBed } from './register-bed';
 import { runPlainAndRegistered } from './run-node';
 
@@ -13,6 +13,8 @@ export interface RegisteredTwinsOptions {
   stdout: string;
   /** The registered run's OTEL_* (the receiver's endpoint and http/json are set). */
   otelEnv: Record<string, string>;
+  /** Only `<fixture>.mjs` under `--import`: for an ESM-only framework. */
+  esmOnly?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface RegisteredTwinsOptions {
  */
 export function describeRegisteredTwins(
   options: RegisteredTwinsOptions,
-  tests: (spans: () => ReceivedSpan[]) => void,
+  tests: (spans: () => ReceivedSpan[], points: () => ReceivedDataPoint[]) => void,
 ): void {
   const bed = useRegisterBed();
 
@@ -31,9 +33,10 @@ export function describeRegisteredTwins(
     { flag: '--require', script: `${options.fixture}.cjs`, bundle: () => bed.bundles.cjs },
     { flag: '--import', script: `${options.fixture}.mjs`, bundle: () => bed.bundles.esm },
   ];
-  for (const { flag, script, bundle } of twins) {
+  for (const { flag, script, bundle } of options.esmOnly ? twins.slice(1) : twins) {
     describe(`node ${flag} otel-tool-errors/register ${script}`, () => {
       let spans: ReceivedSpan[] = [];
+      let points: ReceivedDataPoint[] = [];
       before(async () => {
         const env = { FLAKY_URL: bed.flaky.url };
         const runs = await runPlainAndRegistered(
@@ -46,8 +49,12 @@ export function describeRegisteredTwins(
         // The app's own output is the same with and without the register.
         expect(runs.registered).to.deep.equal(runs.plain);
         spans = runs.spans;
+        points = runs.points;
       });
-      tests(() => spans);
+      tests(
+        () => spans,
+        () => points,
+      );
     });
   }
 }

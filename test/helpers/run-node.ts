@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { startOtlpJsonReceiver, type ReceivedSpan } from './otlp-json-receiver';
+import { startOtlpJsonReceiver, type ReceivedDataPoint, type ReceivedSpan } from './otlp-json-receiver';
 
 export interface NodeRun {
   code: number | null;
@@ -46,6 +46,8 @@ export interface PlainAndRegistered {
   plain: NodeRun;
   registered: NodeRun;
   spans: ReceivedSpan[];
+  /** The metric points it exported, when `otelEnv` turns metrics on. */
+  points: ReceivedDataPoint[];
 }
 
 /**
@@ -72,7 +74,7 @@ export async function runPlainAndRegistered(
       OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000',
       ...otelEnv,
     });
-    return { plain, registered, spans: receiver.spans() };
+    return { plain, registered, spans: receiver.spans(), points: receiver.dataPoints() };
   } finally {
     await receiver.close();
   }

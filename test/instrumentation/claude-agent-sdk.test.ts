@@ -70,6 +70,13 @@ const SLEEP: ScriptedBlock = {
   input: { command: 'node -e "setTimeout(() => {}, 30000)"', description: 'wait' },
 };
 
+const REMOVE: ScriptedBlock = {
+  type: 'tool_use',
+  id: 'toolu_rm_refused',
+  name: 'Bash',
+  input: { command: 'rm -rf cache', description: 'clean up' },
+};
+
 const EXPECTED_OUTPUT = [
   'iterator: [object AsyncGenerator], the same each time: true',
   'system init',
@@ -86,6 +93,11 @@ const EXPECTED_OUTPUT = [
   'tool_result toolu_lookup_503 is_error=true upstream answered 503',
   'tool_use toolu_bash_ok Bash',
   'tool_result toolu_bash_ok is_error=false fine',
+  'assistant text',
+  'result success',
+  'system init',
+  'tool_use toolu_rm_refused Bash',
+  'tool_result toolu_rm_refused is_error=true deleting files needs a human',
   'assistant text',
   'result success',
   'system init',
@@ -154,6 +166,9 @@ function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
           if (JSON.stringify(request.messages[0]).includes('wait for it')) {
             return [step === 0 ? SLEEP : { type: 'text', text: 'stopped' }];
           }
+          if (JSON.stringify(request.messages[0]).includes('clean up the disk')) {
+            return [step === 0 ? REMOVE : { type: 'text', text: 'left as it is' }];
+          }
           return [calls[step] ?? { type: 'text', text: 'all checked' }];
         },
       );
@@ -216,7 +231,7 @@ function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
       const tools = spans.filter(
         (span) =>
           span.attributes['gen_ai.operation.name'] === 'execute_tool' &&
-          span.attributes['gen_ai.tool.call.id'] !== 'toolu_sleep',
+          !['toolu_sleep', 'toolu_rm_refused'].includes(span.attributes['gen_ai.tool.call.id'] as string),
       );
       expect(tools.map((span) => span.name)).to.have.members([
         'execute_tool Bash',
@@ -249,14 +264,33 @@ function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
       });
     });
 
-    it('a call the permissions refused: not_permitted, not executed', () => {
-      expect(errorOf(toolSpan('toolu_write_denied'))).to.deep.equal({
+    it('a call the permission mode refused (no one to ask): denied, no failure', () => {
+      const span = toolSpan('toolu_write_denied');
+      expect(errorOf(span)).to.deep.equal({
         name: 'execute_tool Write',
-        type: 'not_permitted',
-        kind: 'not_permitted',
-        executed: false,
-        status: SPAN_STATUS_ERROR,
+        type: undefined,
+        kind: undefined,
+        executed: undefined,
+        status: SPAN_STATUS_UNSET,
       });
+      expect(span.attributes['tool.call.outcome']).to.equal('denied');
+      expect(span.statusMessage ?? '').to.equal('');
+    });
+
+    it("a call the app's canUseTool denied: denied, no failure, nothing of the refusal's text", () => {
+      const span = toolSpan('toolu_rm_refused');
+      expect(errorOf(span)).to.deep.equal({
+        name: 'execute_tool Bash',
+        type: undefined,
+        kind: undefined,
+        executed: undefined,
+        status: SPAN_STATUS_UNSET,
+      });
+      expect(span.attributes['tool.call.outcome']).to.equal('denied');
+      expect(JSON.stringify(span)).to.not.include('needs a human');
+      const run = spans.filter((candidate) => candidate.name === 'agent refused');
+      expect(run).to.have.length(1);
+      expect(span.parentSpanId).to.equal(run[0]!.spanId);
     });
 
     it("an in-process tool that threw: the real error (a 503 Response as the cause), not the SDK's text", () => {

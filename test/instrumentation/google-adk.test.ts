@@ -169,28 +169,46 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     expect(errorOf(adkToolSpan('locked_file'))).to.deep.equal(executedFailure('tool_error', 'tool_error'));
   });
 
-  it('a call waiting for confirmation is no failure; a declined one is not_permitted', async () => {
+  /** Asks for the confirmation `delete_file` requires, then answers it. */
+  async function answerConfirmation(confirmed: boolean) {
     const { parts, send } = await runAgent('delete_file', { path: '/tmp/x' });
-    expect(bed.tracing.span('execute_tool delete_file').status.code).to.equal(SpanStatusCode.UNSET);
+    const asked = bed.tracing.span('execute_tool delete_file');
     const request = parts.find(
       (part) => part.functionCall?.name === 'adk_request_confirmation',
     )!.functionCall!;
     bed.tracing.reset();
     const answer = await send([
-      {
-        functionResponse: {
-          id: request.id,
-          name: 'adk_request_confirmation',
-          response: { confirmed: false },
-        },
-      },
+      { functionResponse: { id: request.id, name: 'adk_request_confirmation', response: { confirmed } } },
     ]);
-    expect(answer.find((part) => part.functionResponse)?.functionResponse?.response).to.deep.equal({
-      error: 'This tool call is rejected.',
-    });
-    expect(errorOf(bed.tracing.span('execute_tool delete_file'))).to.deep.equal(
-      unexecutedFailure('not_permitted', 'not_permitted'),
-    );
+    return {
+      asked,
+      answered: bed.tracing.span('execute_tool delete_file'),
+      response: answer.find((part) => part.functionResponse)?.functionResponse?.response,
+    };
+  }
+
+  it('a call waiting for confirmation is paused, a declined one denied: neither is a failure', async () => {
+    const { asked, answered, response } = await answerConfirmation(false);
+    expect(response).to.deep.equal({ error: 'This tool call is rejected.' });
+    for (const [span, outcome] of [
+      [asked, 'paused'],
+      [answered, 'denied'],
+    ] as const) {
+      expect(span.attributes['tool.call.outcome']).to.equal(outcome);
+      expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+      // ADK's own span, enriched: no second span for the call.
+      expect(span.instrumentationScope.name).to.equal('gcp.vertex.agent');
+      expect(span.attributes).to.not.have.property('error.type');
+      expect(span.attributes).to.not.have.property('tool.error_kind');
+    }
+  });
+
+  it('a confirmed call runs: its span is an ordinary call', async () => {
+    const { answered, response } = await answerConfirmation(true);
+    expect(response).to.deep.equal({ deleted: true });
+    expect(answered.attributes).to.not.have.property('tool.call.outcome');
+    expect(answered.status.code).to.equal(SpanStatusCode.UNSET);
+    expect(answered.attributes).to.not.have.property('error.type');
   });
 
   it('an unknown tool ends the step with an error event before any tool runs: no tool span (known limit)', async () => {

@@ -272,6 +272,39 @@ describe('ToolMetricsSpanProcessor', () => {
     ]);
   });
 
+  it('a stopped call (tool.call.outcome) is timed with its outcome and never counted as an error', async () => {
+    const t = setup();
+    teardown = t.shutdown;
+    t.endSpan('execute_tool refund', tool('refund', { 'tool.call.outcome': 'paused' }));
+    t.endSpan('execute_tool refund', tool('refund', { 'tool.call.outcome': 'paused' }));
+    // A framework that left its own ERROR on a refused call: the outcome still wins.
+    t.endSpan('execute_tool refund', tool('refund', { 'tool.call.outcome': 'denied' }), SpanStatusCode.ERROR);
+    t.endSpan(
+      'execute_tool refund',
+      tool('refund', { 'error.type': '500', 'tool.error_kind': 'transient' }),
+      SpanStatusCode.ERROR,
+    );
+    const collected = await t.meters.collect();
+    const duration = collected.get('gen_ai.execute_tool.duration') as HistogramMetricData;
+    expect(duration.dataPoints.map((point) => [point.attributes, point.value.count])).to.deep.equal([
+      [{ 'gen_ai.tool.name': 'refund', 'tool.call.outcome': 'paused' }, 2],
+      [{ 'gen_ai.tool.name': 'refund', 'tool.call.outcome': 'denied' }, 1],
+      [{ 'gen_ai.tool.name': 'refund', 'error.type': '500', 'tool.error_kind': 'transient' }, 1],
+    ]);
+    expect(points(collected.get('tool.errors'))).to.deep.equal([
+      {
+        attributes: { 'gen_ai.tool.name': 'refund', 'error.type': '500', 'tool.error_kind': 'transient' },
+        value: 1,
+      },
+    ]);
+    expect(t.summary.rows().map((row) => [row.outcome, row.calls, row.errorType])).to.deep.equal([
+      ['paused', 2, undefined],
+      ['denied', 1, undefined],
+      ['error', 1, '500'],
+    ]);
+    expect(t.summary.errorCounts()).to.deep.equal({ 'refund:500': 1 });
+  });
+
   it('uses a global MeterProvider registered after it was built', async () => {
     const summary = new ToolCallSummary();
     const processor = new ToolMetricsSpanProcessor({ summary });

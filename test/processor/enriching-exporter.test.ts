@@ -55,6 +55,37 @@ describe('ToolErrorEnrichingExporter', () => {
     await server.close();
   });
 
+  it('a stopped call (tool.call.outcome): the copy has no ERROR, no exception and no error attributes', () => {
+    const marked = new InMemorySpanExporter();
+    const plain = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [
+        new SimpleSpanProcessor(new ToolErrorEnrichingExporter(marked)),
+        new SimpleSpanProcessor(plain),
+      ],
+    });
+    const span = provider.getTracer('test').startSpan('execute_tool refund', {
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'refund',
+        'tool.call.outcome': 'denied',
+        'error.type': 'ApprovalRejected',
+        'tool.error_kind': 'not_permitted',
+      },
+    });
+    span.recordException({ name: 'ApprovalRejected', message: 'Tool execution was not approved.' });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'Tool execution was not approved.' });
+    span.end();
+    const [copy] = marked.getFinishedSpans();
+    expect(copy!.status).to.deep.equal({ code: SpanStatusCode.UNSET });
+    expect(copy!.events).to.deep.equal([]);
+    expect(copy!.attributes).to.not.have.property('error.type');
+    expect(copy!.attributes).to.not.have.property('tool.error_kind');
+    expect(copy!.attributes['tool.call.outcome']).to.equal('denied');
+    // The SDK's own span is left as the framework made it.
+    expect(plain.getFinishedSpans()[0]!.status.code).to.equal(SpanStatusCode.ERROR);
+  });
+
   it('marks the copies a SimpleSpanProcessor exports, and leaves the SDK spans untouched', async () => {
     const marked = new InMemorySpanExporter();
     const plain = new InMemorySpanExporter();

@@ -48,6 +48,40 @@ describe('ToolErrorSpanProcessor rules', () => {
   beforeEach(() => setUp());
   afterEach(() => provider.shutdown());
 
+  it('a stopped call (tool.call.outcome) is never marked: the ERROR, exception and error.type a framework left are cleared', () => {
+    const span = endSpan(
+      'execute_tool refund',
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'refund',
+        'tool.call.outcome': 'paused',
+        // What a framework that matches interrupts by their name alone writes.
+        'error.type': 'GraphInterrupt',
+      },
+      (s) => {
+        // What a framework records for the interrupt it throws: the question in its text.
+        s.recordException({ name: 'GraphInterrupt', message: '[{"value":"Refund 42 EUR?"}]' });
+        s.setStatus({ code: SpanStatusCode.ERROR, message: '[{"value":"Refund 42 EUR?"}]' });
+        s.addEvent('checkpoint');
+      },
+    );
+    expect(span.status).to.deep.equal({ code: SpanStatusCode.UNSET });
+    expect(span.events.map((event) => event.name)).to.deep.equal(['checkpoint']);
+    expect(span.attributes).to.not.have.property('error.type');
+    expect(span.attributes).to.not.have.property('tool.error_kind');
+    expect(span.attributes['tool.call.outcome']).to.equal('paused');
+  });
+
+  it('an unknown tool.call.outcome value is no outcome: the failure is marked', () => {
+    const span = endSpan(
+      'execute_tool refund',
+      { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'refund', 'tool.call.outcome': 'later' },
+      (s) => s.recordException({ name: 'TypeError', message: 'x is undefined' }),
+    );
+    expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+    expect(span.attributes).to.include({ 'error.type': 'TypeError', 'tool.error_kind': 'internal' });
+  });
+
   it('keeps every value an instrumentation already wrote', () => {
     const span = endSpan(
       'execute_tool search',

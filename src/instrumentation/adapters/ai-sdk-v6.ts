@@ -1,4 +1,5 @@
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
+import { traceApprovalRequests, traceDeniedApprovals } from './shared/ai-sdk-approvals';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 import { ConfigurableExports } from './shared/configurable-exports';
 
@@ -11,6 +12,8 @@ import { ConfigurableExports } from './shared/configurable-exports';
  *
  * Calls the model makes to an unknown tool, or with input that fails the schema, never reach
  * `execute`; they get a span when their step finishes (`onStepFinish`), from the SDK's error.
+ * So do calls waiting for approval (`needsApproval`: `paused`); a call whose approval the prompt
+ * refuses gets a `denied` span when `generateText`/`streamText` is called (ai-sdk-approvals.ts).
  *
  * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
  * exports (see `ConfigurableExports`).
@@ -81,11 +84,13 @@ function withTracedTools(ctx: AdapterContext, options: Record<string, unknown>):
   const traced: Record<string, AiTool> = {};
   for (const [name, tool] of Object.entries(tools)) traced[name] = tracedTool(ctx, name, tool);
   const onStepFinish = options.onStepFinish as AnyFunction | undefined;
+  traceDeniedApprovals(ctx, options.messages);
   return {
     ...options,
     tools: traced,
     onStepFinish(this: unknown, step: unknown) {
       traceRejectedCalls(ctx, step);
+      traceApprovalRequests(ctx, step);
       return onStepFinish?.call(this, step);
     },
   };

@@ -1,4 +1,5 @@
 import type { AdapterContext, FrameworkAdapter } from './adapter';
+import { traceApprovalRequests, traceDeniedApprovals } from './shared/ai-sdk-approvals';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 import { PendingOutcome } from './shared/pending-outcome';
 
@@ -12,7 +13,9 @@ import { PendingOutcome } from './shared/pending-outcome';
  * - `executeTool` runs the tool in the span's context and sees what it throws;
  * - `onToolExecutionEnd` brings the output, so returned error results are classified too, before
  *   `@ai-sdk/otel` ends its span (integrations are called in array order);
- * - `onStepEnd` records the calls the SDK rejected before `execute` (unknown tool, invalid input).
+ * - `onStepEnd` records the calls the SDK rejected before `execute` (unknown tool, invalid input)
+ *   and those waiting for approval (`paused`); `onStart` those whose approval the prompt refuses
+ *   (`denied`, see ai-sdk-approvals.ts).
  *
  * Limit: a call with its own `telemetry.integrations` replaces the global ones, this one included.
  */
@@ -58,7 +61,11 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
         if (output.type === 'tool-error') outcome.reject(output.error);
         else if (output.type === 'tool-result') outcome.resolve(output.output);
       },
-      onStepEnd: (event: unknown) => traceRejectedCalls(ctx, event),
+      onStart: (event: { messages?: unknown }) => traceDeniedApprovals(ctx, event?.messages),
+      onStepEnd(event: unknown) {
+        traceRejectedCalls(ctx, event);
+        traceApprovalRequests(ctx, event);
+      },
     };
     const registry = (): unknown[] => {
       const store = globalThis as Record<string, unknown>;

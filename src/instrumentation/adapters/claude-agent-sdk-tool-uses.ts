@@ -15,11 +15,11 @@ import { PendingOutcome } from './shared/pending-outcome';
  * and, through the SDK, in-process ones); the stream is all the app's process sees of them.
  */
 
-// `tool_result_meta[]`: a `permission_decision` of `reject` refused the call; a `non_execution_kind`
+// `tool_result_meta[]`: a `permission_decision` of `reject` refused the call (`canUseTool`, a
+// permission rule or mode, the user at a prompt): `denied`, no failure. A `non_execution_kind`
 // without it (the CLI's values, 0.3.x) says it was stopped: `interrupted`, `cancelled`, and
 // `user-rejected` for an `interrupt()` while it ran; the other kinds are permission refusals.
 const STOPPED_KINDS = new Set(['interrupted', 'cancelled', 'user-rejected']);
-const DENIED = classifyToolError(new ToolExecutionError('permission denied', { kind: 'not_permitted' }));
 const CANCELED = classifyToolError(new ToolExecutionError('tool call canceled', { kind: 'canceled' }));
 // The CLI's text for arguments its schema refused, before the tool ran.
 const INVALID_INPUT_TEXT = /^<tool_use_error>InputValidationError:/;
@@ -31,6 +31,8 @@ interface OpenToolUse {
   context: Context;
   /** What the CLI said about the call's result, read before the span is classified. */
   verdict?: ToolErrorClassification;
+  /** The CLI's permission check refused the call: it never ran. */
+  denied?: boolean;
 }
 
 export class ToolUseSpans {
@@ -90,7 +92,11 @@ export class ToolUseSpans {
           call.context = context.active();
           return call.outcome;
         },
-        { eagerThenable: true, classifyResult: (result) => call.verdict ?? classifyToolResult(result) },
+        {
+          eagerThenable: true,
+          classifyResult: (result) => call.verdict ?? classifyToolResult(result),
+          haltOfResult: () => (call.denied ? 'denied' : undefined),
+        },
       ),
     );
   }
@@ -105,7 +111,11 @@ export class ToolUseSpans {
       call.outcome.reject(thrown);
       return;
     }
-    if (readOwnData(block, 'is_error') === true) call.verdict = verdictOf(block, metaOf(message, id));
+    if (readOwnData(block, 'is_error') === true) {
+      const meta = metaOf(message, id);
+      if (isRefused(meta)) call.denied = true;
+      else call.verdict = verdictOf(block, meta);
+    }
     call.outcome.resolve(block);
   }
 }
@@ -118,11 +128,16 @@ function metaOf(message: object, id: string): object | undefined {
     object | undefined;
 }
 
-/** A failed result: refused, cut short, bad arguments, or what its text says. */
-function verdictOf(block: object, meta: object | undefined): ToolErrorClassification | undefined {
-  if (readOwnData(readOwnData(meta, 'permission_decision'), 'decision') === 'reject') return DENIED;
+/** The CLI's permission check refused the call, by its decision or, without one, by the kind of non-execution. */
+function isRefused(meta: object | undefined): boolean {
+  if (readOwnData(readOwnData(meta, 'permission_decision'), 'decision') === 'reject') return true;
   const notRun = readOwnString(meta, 'non_execution_kind');
-  if (notRun !== undefined) return STOPPED_KINDS.has(notRun) ? CANCELED : DENIED;
+  return notRun !== undefined && !STOPPED_KINDS.has(notRun);
+}
+
+/** A failed result that was not refused: cut short, bad arguments, or what its text says. */
+function verdictOf(block: object, meta: object | undefined): ToolErrorClassification | undefined {
+  if (readOwnString(meta, 'non_execution_kind') !== undefined) return CANCELED;
   const content = readOwnData(block, 'content');
   if (typeof content === 'string' && INVALID_INPUT_TEXT.test(content)) return INVALID_INPUT;
   return undefined;

@@ -1,6 +1,4 @@
-import { classifyToolError } from '../../classify/classify-error';
-import { classifyToolResult } from '../../classify/result';
-import { ToolExecutionError } from '../../errors';
+import type { ToolCallHalt } from '../../semconv';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
 
@@ -12,6 +10,9 @@ import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
  * real error, noted where it is thrown: in `validateArgs` (the Zod schema) and in the tool's own
  * `execute`, an own property that is wrapped once per tool, on its first call.
  * A call of an unknown tool ends ADK's step with an error event before any tool runs.
+ * A tool that requires confirmation (`requireConfirmation`) returns `{ error }` instead of running,
+ * both while ADK waits for the user and once the user declined: such calls end `paused` and
+ * `denied` (see haltOfAdkResult), not failed.
  */
 const SUPPORTED = ['>=2.0.0 <3'];
 
@@ -26,11 +27,6 @@ interface AdkToolContext {
   toolConfirmation?: { confirmed?: unknown };
   actions?: { requestedToolConfirmations?: Record<string, unknown> };
 }
-
-// A user declined the confirmation that the tool requires (`requireConfirmation`).
-const DECLINED = classifyToolError(
-  new ToolExecutionError('This tool call is rejected.', { kind: 'not_permitted' }),
-);
 
 /** Tools whose `execute` already notes its failures. */
 const notingTools = new WeakSet<object>();
@@ -66,7 +62,7 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
       },
       () => original.apply(this, args),
       {
-        classifyResult: (result) => classifyAdkResult(result, toolContext),
+        haltOfResult: () => haltOfAdkResult(toolContext),
         // ADK records no exception on its span; the one recorded is the real error, noted first.
         recordExceptionOnFrameworkSpan: true,
         // ADK's function-call handling awaits every runAsync it starts.
@@ -77,18 +73,15 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
 }
 
 /**
- * ADK's confirmation flow returns `{ error }` both while it waits for the user (not a failure) and
- * when the user declined (`not_permitted`); anything else is read like any tool result (the ADK
- * contract `{ status: 'error', error_message }` included).
+ * Read from the call's context as ADK's `checkConfirmation` reads it: a call answered with a
+ * confirmation that is not `confirmed` was declined; one that asked for a confirmation
+ * (`toolContext.requestConfirmation()`, by ADK or the tool itself) waits for the user. Any other
+ * result is read like any tool result (the ADK contract `{ status: 'error', error_message }` too).
  */
-function classifyAdkResult(result: unknown, toolContext: AdkToolContext | undefined) {
+function haltOfAdkResult(toolContext: AdkToolContext | undefined): ToolCallHalt | undefined {
   const confirmation = toolContext?.toolConfirmation;
-  if (confirmation) {
-    if (confirmation.confirmed === false) return DECLINED;
-  } else {
-    const callId = toolContext?.functionCallId;
-    const requested = toolContext?.actions?.requestedToolConfirmations;
-    if (typeof callId === 'string' && requested?.[callId] !== undefined) return undefined;
-  }
-  return classifyToolResult(result);
+  if (confirmation) return confirmation.confirmed ? undefined : 'denied';
+  const callId = toolContext?.functionCallId;
+  const requested = toolContext?.actions?.requestedToolConfirmations;
+  return typeof callId === 'string' && requested?.[callId] !== undefined ? 'paused' : undefined;
 }

@@ -1,10 +1,16 @@
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
+import {
+  langGraphControlFlowFiles,
+  langGraphHaltOfError,
+  langGraphHaltOfResult,
+} from './shared/langgraph-control-flow';
 
 /**
  * `@langchain/core` tools: `StructuredTool.prototype.call`, which `invoke`, `tool()`,
  * `DynamicStructuredTool`, `DynamicTool` and subclasses all reach. It throws the tool's own error
  * (and `ToolInputParsingException` before the tool runs), so the span sees the original error even
- * when LangGraph's `ToolNode` later turns it into a `ToolMessage { status: 'error' }`.
+ * when LangGraph's `ToolNode` later turns it into a `ToolMessage { status: 'error' }`. LangGraph's
+ * interrupts and handoffs end the call `paused` or `handoff`, not failed (langgraph-control-flow.ts).
  */
 const SUPPORTED = ['>=1.0.0 <2'];
 
@@ -34,11 +40,19 @@ export const langchainAdapter: FrameworkAdapter = {
         callbackManagers.delete(exports);
       },
     };
-    return { modules: [ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager])] };
+    return {
+      modules: [
+        ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]),
+        langGraphControlFlowFiles(ctx),
+      ],
+    };
   },
 };
 
 const callbackManagers = new Set<CallbackManagerModule>();
+
+/** How LangGraph stops a tool for a human or another agent (see langgraph-control-flow.ts). */
+const LANGGRAPH_HALTS = { haltOfError: langGraphHaltOfError, haltOfResult: langGraphHaltOfResult };
 
 /**
  * OpenInference's LangChain instrumentation makes its own TOOL span for every tool run (from
@@ -67,6 +81,7 @@ function wrapCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         args: isToolCall ? arg.args : arg,
       },
       () => original.apply(this, args),
+      LANGGRAPH_HALTS,
     );
   };
 }

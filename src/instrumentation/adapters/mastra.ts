@@ -8,6 +8,11 @@ import { ConfigurableExports } from './shared/configurable-exports';
  * (`invalid_input`), and lets the tool's own error through unchanged: the span sees it before the
  * agent wraps it in `MastraError` `TOOL_EXECUTION_FAILED` and hands the model its message.
  *
+ * A tool that suspends (`suspend()` from its context: as a workflow step or in an agent) ends
+ * `paused`: the call that suspends only asks; the run resumed with `resumeData` calls the tool
+ * again, a call of its own. Mastra knows a suspension the same way, by the `suspend` it hands
+ * the tool having been called (see watchSuspend).
+ *
  * Not reached: `new Tool()` called directly, plain AI SDK-style tool objects, and the agent's own
  * input validation, which runs in an unexported, hash-named chunk before `execute`.
  */
@@ -19,8 +24,12 @@ interface MastraTool {
   execute?: AnyFunction;
 }
 
+type Suspend = (...args: unknown[]) => unknown;
+
 interface ExecutionContext {
-  agent?: { toolCallId?: unknown };
+  suspend?: unknown;
+  agent?: { toolCallId?: unknown; suspend?: unknown };
+  workflow?: { suspend?: unknown };
 }
 
 export const mastraAdapter: FrameworkAdapter = {
@@ -68,6 +77,9 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
   ctx.wrap(tool, 'execute', (execute) => {
     const traced = function (this: unknown, ...args: unknown[]) {
       const [input, executionContext] = args as [unknown, ExecutionContext | undefined];
+      const suspension = { called: false };
+      const watched = watchSuspend(executionContext, suspension);
+      const callArgs = watched === executionContext ? args : [input, watched, ...args.slice(2)];
       return ctx.traceToolCall(
         {
           name: tool.id as string,
@@ -76,11 +88,46 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
           type: 'function',
           args: input,
         },
-        () => execute!.apply(this, args),
+        () => execute!.apply(this, callArgs),
+        { haltOfResult: () => (suspension.called ? 'paused' : undefined) },
       );
     };
     Object.defineProperty(traced, 'name', { value: execute!.name, configurable: true });
     Object.defineProperty(traced, 'length', { value: execute!.length, configurable: true });
     return traced;
   });
+}
+
+/**
+ * The context with each `suspend` Mastra handed the tool (its own, its agent's, its workflow's)
+ * noting that it was called, as Mastra's own `Tool.execute` wraps them; copies of the objects that
+ * hold one, the same otherwise. A context without `suspend` is passed as it is.
+ */
+function watchSuspend(
+  executionContext: ExecutionContext | undefined,
+  suspension: { called: boolean },
+): ExecutionContext | undefined {
+  if (typeof executionContext !== 'object' || executionContext === null) return executionContext;
+  const noting = (suspend: Suspend): Suspend =>
+    function (this: unknown, ...args: unknown[]) {
+      suspension.called = true;
+      return Reflect.apply(suspend, this, args);
+    };
+  const withNoting = <T extends { suspend?: unknown }>(holder: T | undefined): T | undefined =>
+    typeof holder?.suspend === 'function'
+      ? { ...holder, suspend: noting(holder.suspend as Suspend) }
+      : holder;
+  const { agent, workflow } = executionContext;
+  if (
+    typeof executionContext.suspend !== 'function' &&
+    typeof agent?.suspend !== 'function' &&
+    typeof workflow?.suspend !== 'function'
+  )
+    return executionContext;
+  // A copy always: the app's context object is never written to.
+  const watched = { ...executionContext };
+  if (typeof watched.suspend === 'function') watched.suspend = noting(watched.suspend as Suspend);
+  if (agent !== undefined) watched.agent = withNoting(agent);
+  if (workflow !== undefined) watched.workflow = withNoting(workflow);
+  return watched;
 }

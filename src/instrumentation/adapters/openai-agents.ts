@@ -15,6 +15,12 @@ import { noteFailures } from './shared/note-failures';
  * - tools made before the instrumentation started are judged by the SDK's fixed texts.
  * Both functions live in `dist/tool.{js,mjs}`: the package root only re-exports them (as CJS
  * getters) and the runner calls them through that file's exports, so the file is patched.
+ *
+ * A tool with `needsApproval` never reaches `invokeFunctionTool` while its approval is pending or
+ * once it was rejected: the runner's `executeFunctionToolCalls` (`dist/runner/toolExecution`)
+ * decides first, returning a `function_approval` result (the run is interrupted for approval:
+ * `paused`) or, for a call the run context records as rejected (`isToolApproved` is `false`), the
+ * rejection text as its output (`denied`). Each such call gets a span of its own, from there.
  */
 const SUPPORTED = ['>=0.16.0 <0.21.0'];
 
@@ -65,7 +71,13 @@ export const openaiAgentsAdapter: FrameworkAdapter = {
         },
       }),
     };
-    return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile])] };
+    const toolExecutionFile = {
+      files: builds('@openai/agents-core/dist/runner/toolExecution', 'js', 'mjs'),
+      ...ctx.wrapExports({
+        functions: { executeFunctionToolCalls: (original) => wrapExecuteFunctionToolCalls(ctx, original) },
+      }),
+    };
+    return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile, toolExecutionFile])] };
   },
 };
 
@@ -142,4 +154,80 @@ function noteExecuteFailures(execute: AnyFunction): AnyFunction {
       settled: () => given.removeEventListener('abort', onAbort),
     };
   });
+}
+
+interface ToolRunLike {
+  tool?: FunctionToolLike;
+  toolCall?: { callId?: unknown; arguments?: unknown };
+}
+
+interface RunStateLike {
+  _context?: { isToolApproved?: (approval: { toolName: string; callId: string }) => unknown };
+}
+
+interface FunctionResultLike {
+  type?: unknown;
+  runItem?: { rawItem?: { callId?: unknown } };
+}
+
+/**
+ * `executeFunctionToolCalls(agent, toolRuns, runner, state, ...)`: the calls it did not run, a span
+ * each. The run context says which were rejected before the call; the results say which wait.
+ */
+function wrapExecuteFunctionToolCalls(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+  return function executeFunctionToolCalls(this: unknown, ...args: unknown[]) {
+    const result = original.apply(this, args) as unknown;
+    try {
+      const toolRuns = Array.isArray(args[1]) ? (args[1] as ToolRunLike[]) : [];
+      const rejected = new Set(toolRuns.filter((run) => isRejected(args[3] as RunStateLike, run)));
+      if (toolRuns.length > 0 && result instanceof Promise) {
+        const parent = context.active();
+        result.then(
+          (results: unknown) => context.with(parent, () => traceUndecided(ctx, toolRuns, rejected, results)),
+          () => undefined,
+        );
+      }
+    } catch {
+      // A runner shape we do not know: its calls get only their own spans.
+    }
+    return result;
+  };
+}
+
+function isRejected(state: RunStateLike | undefined, run: ToolRunLike): boolean {
+  const isToolApproved = state?._context?.isToolApproved;
+  const toolName = run.tool?.name;
+  const callId = run.toolCall?.callId;
+  if (typeof isToolApproved !== 'function' || typeof toolName !== 'string' || typeof callId !== 'string')
+    return false;
+  return isToolApproved.call(state!._context, { toolName, callId }) === false;
+}
+
+function traceUndecided(
+  ctx: AdapterContext,
+  toolRuns: ToolRunLike[],
+  rejected: Set<ToolRunLike>,
+  results: unknown,
+): void {
+  if (!Array.isArray(results)) return;
+  const byCallId = new Map<unknown, FunctionResultLike>();
+  for (const result of results as FunctionResultLike[])
+    byCallId.set(result?.runItem?.rawItem?.callId, result);
+  for (const run of toolRuns) {
+    const result = byCallId.get(run.toolCall?.callId);
+    if (typeof run.tool?.name !== 'string' || result === undefined) continue;
+    const halt = result.type === 'function_approval' ? 'paused' : rejected.has(run) ? 'denied' : undefined;
+    if (halt === undefined) continue;
+    ctx.traceToolCall(
+      {
+        name: run.tool.name,
+        callId: run.toolCall?.callId,
+        description: run.tool.description,
+        type: 'function',
+        args: run.toolCall?.arguments,
+      },
+      () => undefined,
+      { haltOfResult: () => halt },
+    );
+  }
 }

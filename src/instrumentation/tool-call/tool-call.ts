@@ -8,13 +8,15 @@ import { logger } from '../../logger';
 import { redactedException } from '../../redact/exception';
 import { argumentTexts, redactForCapture } from '../../redact/capture';
 import { MAX_EXCEPTION_TEXT_LENGTH, redactText } from '../../redact/text';
-import { ATTR_GEN_AI_TOOL_CALL_RESULT, ERROR_TYPE_VALUE_OTHER } from '../../semconv';
+import { ATTR_GEN_AI_TOOL_CALL_RESULT, ERROR_TYPE_VALUE_OTHER, type ToolCallHalt } from '../../semconv';
 import { ACTIVE_TOOL_CALL_KEY, type ActiveToolCall } from '../../tool-span/active-tool-call';
 import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
+import { markSpanHalted } from '../../tool-span/halted-call';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
 import { watchThenable } from './thenable-watch';
+import { haltOf, type HaltVerdict } from './halt-verdict';
 import type { ResultObserver } from './result-observer';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
 
@@ -53,6 +55,13 @@ export interface ToolCallOptions {
   recordExceptionOnFrameworkSpan?: boolean;
   /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
   onError?: (span: Span, err: unknown) => void;
+  /**
+   * What the framework throws to stop the call for someone else (LangGraph's interrupt, a handoff):
+   * the call then ends `paused`, `denied` or `handoff`, unmarked, with no exception event.
+   */
+  haltOfError?: HaltVerdict;
+  /** The same for a returned value (a pending or refused approval, a handoff `Command`). */
+  haltOfResult?: HaltVerdict;
 }
 
 /**
@@ -136,12 +145,14 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   /** Notes an error the framework will swallow or re-wrap (recordToolError). */
   note(err: unknown): void {
-    if (this.finished) return;
+    if (this.finished || haltOf(this.options.haltOfError, err) !== undefined) return;
     this.failWith(err, false);
   }
 
   fail(err: unknown): void {
     if (this.finished) return;
+    const halt = haltOf(this.options.haltOfError, err);
+    if (halt !== undefined) return this.stop(halt, { error: err });
     const classification = this.failWith(err, true);
     if (this.options.onError && this.span.isRecording()) {
       try {
@@ -173,6 +184,8 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
 
   private succeed(result: unknown): void {
     if (this.finished) return;
+    const halt = haltOf(this.options.haltOfResult, result);
+    if (halt !== undefined) return this.stop(halt, { result });
     try {
       const classify = this.options.classifyResult ?? classifyToolResult;
       const classification = classify(result);
@@ -192,6 +205,24 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
       logger.error('could not classify the tool result', err);
     }
     this.finish({ result, classification: this.marks.classification });
+  }
+
+  /**
+   * Ends a call the framework stopped, saying why and nothing of what it carried (the question put
+   * to a human) unless results are captured: no status, no `error.type`. A nested call leaves
+   * that to its outer call, which sees the same value.
+   */
+  private stop(halt: ToolCallHalt, outcome: ToolCallOutcome): void {
+    if (this.role !== 'nested' && this.span.isRecording()) {
+      try {
+        markSpanHalted(this.span, halt);
+        if (this.config.captureResults && outcome.result !== undefined)
+          this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(outcome.result));
+      } catch (err) {
+        logger.error('could not record the stopped tool call', err);
+      }
+    }
+    this.finish({ ...outcome, halt });
   }
 
   /** Classifies and marks a thrown error; the owner records it as the span's one exception. */

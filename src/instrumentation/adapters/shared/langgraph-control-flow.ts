@@ -1,0 +1,79 @@
+import type { ToolCallHalt } from '../../../semconv';
+import { builds, type AdapterContext, type FilePatch } from '../adapter';
+
+/**
+ * LangGraph stops a tool for someone else with control flow: `interrupt()` throws a
+ * `GraphInterrupt` (a `NodeInterrupt` from older code) to pause the graph for a human, and a
+ * handoff is a `Command` with `graph: Command.PARENT` that the tool returns (or a `ParentCommand`
+ * a subgraph inside the tool throws). Told apart the way LangGraph's own `ToolNode` and Pregel
+ * loop tell them, with its exported helpers (`isGraphInterrupt`, `isParentCommand`, `isCommand`,
+ * `Command.PARENT`), held from each copy of LangGraph the app loads.
+ */
+const LANGGRAPH_SUPPORTED = ['>=1.0.0 <2.0.0'];
+
+interface ErrorsModule {
+  isGraphInterrupt?: unknown;
+  isParentCommand?: unknown;
+}
+
+interface ConstantsModule {
+  isCommand?: unknown;
+  Command?: { PARENT?: unknown };
+}
+
+type Predicate = (value: unknown) => boolean;
+
+const interruptChecks = new Set<Predicate>();
+const parentCommandChecks = new Set<Predicate>();
+const handoffCommandChecks = new Set<Predicate>();
+
+/** The files whose exports are held: LangGraph's errors and its `Command`. */
+export function langGraphControlFlowFiles(ctx: AdapterContext) {
+  const errors: FilePatch<ErrorsModule> = {
+    files: builds('@langchain/langgraph/dist/errors', 'cjs', 'js'),
+    patch(exports) {
+      if (typeof exports?.isGraphInterrupt === 'function')
+        interruptChecks.add(exports.isGraphInterrupt as Predicate);
+      if (typeof exports?.isParentCommand === 'function')
+        parentCommandChecks.add(exports.isParentCommand as Predicate);
+    },
+    unpatch(exports) {
+      interruptChecks.delete(exports?.isGraphInterrupt as Predicate);
+      parentCommandChecks.delete(exports?.isParentCommand as Predicate);
+    },
+  };
+  const constants: FilePatch<ConstantsModule> = {
+    files: builds('@langchain/langgraph/dist/constants', 'cjs', 'js'),
+    patch(exports) {
+      const isCommand = exports?.isCommand;
+      const parent = exports?.Command?.PARENT;
+      if (typeof isCommand !== 'function' || typeof parent !== 'string') return;
+      const check = (value: unknown) =>
+        (isCommand as Predicate)(value) && (value as { graph?: unknown }).graph === parent;
+      commandChecksByModule.set(exports, check);
+      handoffCommandChecks.add(check);
+    },
+    unpatch(exports) {
+      const check = commandChecksByModule.get(exports);
+      if (check) handoffCommandChecks.delete(check);
+    },
+  };
+  return ctx.patchFiles('@langchain/langgraph', LANGGRAPH_SUPPORTED, [errors, constants]);
+}
+
+const commandChecksByModule = new WeakMap<object, Predicate>();
+
+/** What LangGraph threw to stop the tool: `paused` for an interrupt, `handoff` for a parent command. */
+export function langGraphHaltOfError(err: unknown): ToolCallHalt | undefined {
+  if (err === undefined || err === null) return undefined;
+  for (const isInterrupt of interruptChecks) if (isInterrupt(err)) return 'paused';
+  for (const isParentCommand of parentCommandChecks) if (isParentCommand(err)) return 'handoff';
+  return undefined;
+}
+
+/** A `Command` to the parent graph returned by the tool: a handoff to another agent. */
+export function langGraphHaltOfResult(result: unknown): ToolCallHalt | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  for (const isHandoff of handoffCommandChecks) if (isHandoff(result)) return 'handoff';
+  return undefined;
+}
