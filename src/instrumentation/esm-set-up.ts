@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { checkLater } from './later-check';
-import { tellUser } from './user-notice';
+import { tellUser } from '../user-notice';
 
 /**
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before

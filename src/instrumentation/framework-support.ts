@@ -3,7 +3,7 @@ import { logger } from '../logger';
 import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ExportShape, FrameworkAdapter } from './adapters/adapter';
 import { missingFromShape } from './export-shape';
-import { tellUser } from './user-notice';
+import { tellUser } from '../user-notice';
 
 /**
  * Which releases of a framework an adapter patches, and what the user is told about the rest.
