@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { compare, gtr, minVersion, satisfies, valid } from 'semver';
 import { logger } from '../logger';
 import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
@@ -90,6 +91,21 @@ export class FrameworkSupport {
       `${release(point.name, version)} was loaded, but the file${files.length > 1 ? 's' : ''} ` +
         `otel-tool-errors ${INSTRUMENTATION_VERSION} patches in it (${files.join(', ')}) ` +
         `${files.length > 1 ? 'are' : 'is'} not there, so ${consequence(point)} Upgrade otel-tool-errors.`,
+    );
+  }
+
+  /** Says, once, that frameworks were bundled into the app's entry script, where no hook reaches them. */
+  bundled(names: readonly string[], entry: string): void {
+    const adapters = this.declared().filter((point) => names.includes(point.name));
+    const kept = adapters.flatMap((point) =>
+      point.adapter.ownToolSpans ? [point.adapter.ownToolSpans] : [],
+    );
+    tellUser(
+      `${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} bundled into ${basename(entry)}, where ` +
+        'otel-tool-errors cannot patch it, so its tool calls get no spans from otel-tool-errors' +
+        `${kept.length > 0 ? ` (ToolErrorSpanProcessor still enriches ${[...new Set(kept)].join(', ')})` : ''}. ` +
+        `Keep the frameworks out of the bundle: esbuild --packages=external (or --external:${names[0]}), ` +
+        'webpack externals.',
     );
   }
 
