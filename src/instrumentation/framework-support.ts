@@ -78,7 +78,7 @@ export class FrameworkSupport {
       this.found.set(key, release);
       this.judged(release);
     }
-    if (release.leftAlone === undefined && patches(release.fit)) {
+    if (isPatched(release)) {
       const missing = missingFromShape(exports, expects);
       if (missing.length > 0) this.refuse(release, missing);
     }
@@ -172,6 +172,11 @@ export class FrameworkSupport {
 /** Whether a release that fits so is patched (when its shape matches). */
 export function patches(fit: Fit): boolean {
   return fit === 'tested' || fit === 'newer' || fit === 'unknown version';
+}
+
+/** Whether the release is patched: it fits, and nothing of it was found not to match. */
+export function isPatched(release: FoundRelease): boolean {
+  return release.leftAlone === undefined && patches(release.fit);
 }
 
 function release(name: string, version: string | undefined): string {
