@@ -6,6 +6,7 @@
  */
 import * as nodeModule from 'node:module';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
+import { markLoaderHookRegistered } from './instrumentation/esm-set-up';
 import { registerWillStart, startZeroCode } from './register/start';
 
 const syncHooks =
@@ -14,10 +15,10 @@ const syncHooks =
     : undefined;
 
 startZeroCode({
-  beforeHooks: (include) =>
-    syncHooks
-      ? syncHooks.register({ include })
-      : nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
-          data: { include },
-        }),
+  beforeHooks: (include) => {
+    if (syncHooks) syncHooks.register({ include });
+    else
+      nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
+    markLoaderHookRegistered();
+  },
 });

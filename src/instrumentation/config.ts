@@ -1,4 +1,4 @@
-import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from './capture-env';
+import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT, genAiCaptureFrom } from './capture-env';
 import type { ToolInstrumentationConfig } from './types';
 
 /** Checks of the options users give, each failing with a TypeError that names the option. */
@@ -59,11 +59,12 @@ export function checkConfig(
 
 /**
  * `captureArguments` and `captureResults` left unset follow the GenAI conventions' switch,
- * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`; set, they win.
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` (`true`, `SPAN_ONLY` or `SPAN_AND_EVENT`
+ * turn them on); set, they win.
  */
 export function withCaptureDefaults(config: ToolInstrumentationConfig): ToolInstrumentationConfig {
   if (config.captureArguments !== undefined && config.captureResults !== undefined) return config;
-  const captureContent = process.env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]?.trim().toLowerCase() === 'true';
+  const captureContent = genAiCaptureFrom(process.env[ENV_GENAI_CAPTURE_MESSAGE_CONTENT]) === true;
   return {
     ...config,
     captureArguments: config.captureArguments ?? captureContent,

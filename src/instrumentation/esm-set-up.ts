@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { checkLater } from './later-check';
-import { tellUser } from './user-notice';
+import { tellUser } from '../user-notice';
 
 /**
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
@@ -13,6 +13,16 @@ import { tellUser } from './user-notice';
  */
 
 const CHECKED_KEY = Symbol.for('otel-tool-errors.esmSetUpChecked');
+const HOOK_REGISTERED_KEY = Symbol.for('otel-tool-errors.esmLoaderHookRegistered');
+
+/**
+ * Called by the register's ESM entry once it registered the loader hook. Off-thread (Node's
+ * `module.register`, before 22.15), nothing in this thread shows the hook until it has wrapped a
+ * module, so an app that has imported no framework yet would otherwise look unhooked.
+ */
+export function markLoaderHookRegistered(): void {
+  (globalThis as { [HOOK_REGISTERED_KEY]?: boolean })[HOOK_REGISTERED_KEY] = true;
+}
 
 const FIX =
   'start the app with `node --import otel-tool-errors/register app.mjs`, or, with your own SDK set-up, ' +
@@ -53,6 +63,7 @@ function isEsmEntry(): boolean {
  * instrumentation loaded is asked.
  */
 function loaderHookActive(): boolean {
+  if ((globalThis as { [HOOK_REGISTERED_KEY]?: boolean })[HOOK_REGISTERED_KEY]) return true;
   const cache = createRequire(join(process.cwd(), 'index.js')).cache;
   const suffix = `${sep}import-in-the-middle${sep}index.js`;
   for (const [file, cached] of Object.entries(cache)) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { logger } from '../logger';
@@ -9,12 +9,13 @@ import { checkLater } from './later-check';
 /**
  * What an instrumentation did with the frameworks of the app, once the app has loaded them (see
  * `checkLater`): one `info` line listing them, and one line to the user for a framework whose
- * patched file never loaded because its release no longer has it (the hook by file name cannot
- * fire then, so nothing else would tell).
+ * patched file never loaded because its release no longer has it, or that was bundled into the
+ * app (the hooks cannot fire then, so nothing else would tell).
  */
 export function reportFrameworksLater(support: FrameworkSupport): void {
   checkLater(() => {
     for (const point of support.declared()) checkPatchedFiles(support, point);
+    checkBundled(support);
     const found = support.releases().filter((release) => release.fit !== 'another adapter');
     if (found.length === 0) return;
     const described = found.map(({ point, version, fit, leftAlone }) => {
@@ -39,6 +40,37 @@ function checkPatchedFiles(support: FrameworkSupport, point: PatchPoint): void {
   for (const builds of point.files) {
     const files = builds.map((file) => file.slice(point.name.length + 1));
     if (!files.some((file) => existsSync(join(dir, file)))) support.filesMissing(point, version, files);
+  }
+}
+
+/** Larger entry files are not read: a bundle that size would take long to search at exit. */
+const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Tells the user about each supported framework that never loaded from node_modules but whose
+ * files were bundled into the app's entry script: bundlers keep each module's path in a comment
+ * (`// node_modules/@langchain/core/dist/tools/index.js`) unless they minify.
+ */
+function checkBundled(support: FrameworkSupport): void {
+  const entry = process.argv[1];
+  if (!entry) return;
+  const found = new Set(support.releases().map((release) => release.point.name));
+  const names = [...new Set(support.declared().map((point) => point.name))].filter(
+    (name) => !found.has(name),
+  );
+  if (names.length === 0) return;
+  const source = readBundle(entry);
+  if (source === undefined) return;
+  const bundled = names.filter((name) => source.includes(`node_modules/${name}/`));
+  if (bundled.length === 0) return;
+  support.bundled(bundled, entry);
+}
+
+function readBundle(file: string): string | undefined {
+  try {
+    return statSync(file).size <= MAX_BUNDLE_BYTES ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,9 +1,10 @@
+import { basename } from 'node:path';
 import { compare, gtr, minVersion, satisfies, valid } from 'semver';
 import { logger } from '../logger';
 import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ExportShape, FrameworkAdapter } from './adapters/adapter';
 import { missingFromShape } from './export-shape';
-import { tellUser } from './user-notice';
+import { tellUser } from '../user-notice';
 
 /**
  * Which releases of a framework an adapter patches, and what the user is told about the rest.
@@ -77,7 +78,7 @@ export class FrameworkSupport {
       this.found.set(key, release);
       this.judged(release);
     }
-    if (release.leftAlone === undefined && patches(release.fit)) {
+    if (isPatched(release)) {
       const missing = missingFromShape(exports, expects);
       if (missing.length > 0) this.refuse(release, missing);
     }
@@ -90,6 +91,21 @@ export class FrameworkSupport {
       `${release(point.name, version)} was loaded, but the file${files.length > 1 ? 's' : ''} ` +
         `otel-tool-errors ${INSTRUMENTATION_VERSION} patches in it (${files.join(', ')}) ` +
         `${files.length > 1 ? 'are' : 'is'} not there, so ${consequence(point)} Upgrade otel-tool-errors.`,
+    );
+  }
+
+  /** Says, once, that frameworks were bundled into the app's entry script, where no hook reaches them. */
+  bundled(names: readonly string[], entry: string): void {
+    const adapters = this.declared().filter((point) => names.includes(point.name));
+    const kept = adapters.flatMap((point) =>
+      point.adapter.ownToolSpans ? [point.adapter.ownToolSpans] : [],
+    );
+    tellUser(
+      `${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} bundled into ${basename(entry)}, where ` +
+        'otel-tool-errors cannot patch it, so its tool calls get no spans from otel-tool-errors' +
+        `${kept.length > 0 ? ` (ToolErrorSpanProcessor still enriches ${[...new Set(kept)].join(', ')})` : ''}. ` +
+        `Keep the frameworks out of the bundle: esbuild --packages=external (or --external:${names[0]}), ` +
+        'webpack externals.',
     );
   }
 
@@ -156,6 +172,11 @@ export class FrameworkSupport {
 /** Whether a release that fits so is patched (when its shape matches). */
 export function patches(fit: Fit): boolean {
   return fit === 'tested' || fit === 'newer' || fit === 'unknown version';
+}
+
+/** Whether the release is patched: it fits, and nothing of it was found not to match. */
+export function isPatched(release: FoundRelease): boolean {
+  return release.leftAlone === undefined && patches(release.fit);
 }
 
 function release(name: string, version: string | undefined): string {

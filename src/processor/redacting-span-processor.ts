@@ -5,6 +5,8 @@ import { redactPath, redactQuery, redactUrl, type UrlRedaction } from '../redact
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import { recognizeToolSpan } from '../tool-span/recognition';
 import { logger } from '../logger';
+import { writableEndedSpan } from '../tool-span/ended-span';
+import { tellUser } from '../user-notice';
 
 export interface RedactingSpanProcessorOptions {
   /**
@@ -37,7 +39,7 @@ const TOOL_SPAN: Scope = { underTool: false, hidden: [] };
 
 /**
  * A `SpanProcessor` that keeps secrets out of the URLs on every span, whoever made it (HTTP client
- * and server instrumentations, fetch, frameworks): in `url.full`, `http.url`, `http.target`,
+ * and server instrumentations, fetch, frameworks): in the span's name, `url.full`, `http.url`, `http.target`,
  * `url.path` and `url.query`, credentials in the userinfo become `REDACTED:REDACTED`, the value
  * of a query parameter whose name looks secret (`api_key`, `token`, `sig`, `code`, ...) becomes
  * `REDACTED`, as the HTTP semantic conventions ask, and token-like path segments (webhook URLs)
@@ -49,11 +51,16 @@ const TOOL_SPAN: Scope = { underTool: false, hidden: [] };
  * hidden from every string attribute, event attribute and the status message.
  *
  * It writes in `onEnding`, before any processor's `onEnd`, so every exporter sees the redacted
- * values wherever it sits in `spanProcessors`. Never throws.
+ * values wherever it sits in `spanProcessors`. In a pipeline that never calls `onEnding`
+ * (`@vercel/otel`, sdk-trace-base < 2.3) it writes in `onEnd` instead, which reaches the exporters
+ * of processors listed after it and of batching ones. Never throws.
  */
 export class RedactingSpanProcessor {
   private readonly captureArguments: boolean;
   private readonly scopes = new Map<string, Scope>();
+  private sawOnEnding = false;
+  /** Set once the first span ended: whether this pipeline never calls `onEnding`. */
+  private redactsAtEnd: boolean | undefined;
 
   constructor(options: RedactingSpanProcessorOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -82,10 +89,16 @@ export class RedactingSpanProcessor {
   }
 
   onEnding(span: EndingSpanLike): void {
+    this.sawOnEnding = true;
+    this.redact(span);
+  }
+
+  private redact(span: EndingSpanLike): void {
     try {
       const scope = this.scopes.size === 0 ? undefined : this.scopes.get(span.spanContext().spanId);
       const underTool = scope?.underTool === true;
       const redaction: UrlRedaction = { allQueryValues: underTool, hidden: underTool ? scope.hidden : [] };
+      redactUrlsInName(span, redaction);
       redactAttributes(span, URL_KEYS, (value) => redactUrl(value, redaction));
       redactAttributes(span, PATH_KEYS, (value) => redactPath(value, redaction));
       redactAttributes(span, QUERY_KEYS, (value) => redactQuery(value, redaction));
@@ -96,7 +109,29 @@ export class RedactingSpanProcessor {
   }
 
   onEnd(span: ReadableSpanLike): void {
+    // The SDK calls `onEnding` just before `onEnd`: without it on the first span, it never will.
+    this.redactsAtEnd ??= !this.sawOnEnding && this.noOnEnding();
+    if (this.redactsAtEnd) this.redactEnded(span);
     if (this.scopes.size > 0) this.scopes.delete(span.spanContext().spanId);
+  }
+
+  private noOnEnding(): boolean {
+    logger.info(
+      `${NAME}: SpanProcessor.onEnding is never called in this pipeline, so spans are redacted in onEnd: ` +
+        'list this processor before the ones that export (in @vercel/otel, before "auto").',
+    );
+    return true;
+  }
+
+  private redactEnded(span: ReadableSpanLike): void {
+    const writable = writableEndedSpan(span);
+    if (writable) return this.redact(writable);
+    this.redactsAtEnd = false;
+    tellUser(
+      `${NAME}: this pipeline never calls SpanProcessor.onEnding and its ended spans cannot be written, so ` +
+        'URLs and tool arguments on spans are not redacted. Use an SDK that calls onEnding ' +
+        '(@opentelemetry/sdk-trace-base >= 2.3.0) for this processor.',
+    );
   }
 
   forceFlush(): Promise<void> {
@@ -117,6 +152,14 @@ export class RedactingSpanProcessor {
     if (parent !== undefined) return parent.underTool ? parent : { underTool: true, hidden: [] };
     return recognizeToolSpan(span, undefined) === undefined ? undefined : TOOL_SPAN;
   }
+}
+
+/** A URL in a span's name, as some fetch instrumentations write it: `fetch GET https://…?key=…`. */
+function redactUrlsInName(span: EndingSpanLike, redaction: UrlRedaction): void {
+  const name = span.name;
+  if (!name.includes('://')) return;
+  const redacted = name.replace(/\b[a-z][a-z0-9+.-]{0,20}:\/\/\S+/gi, (url) => redactUrl(url, redaction));
+  if (redacted !== name) span.updateName(redacted);
 }
 
 function redactAttributes(

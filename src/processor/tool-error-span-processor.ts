@@ -14,6 +14,8 @@ import {
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
 import { logger } from '../logger';
+import { writableEndedSpan } from '../tool-span/ended-span';
+import { tellUser } from '../user-notice';
 
 export interface ToolErrorSpanProcessorOptions {
   /**
@@ -32,8 +34,9 @@ const NAME = 'ToolErrorSpanProcessor';
  * redacts the `exception` events frameworks record on their tool spans (message and stack).
  *
  * It writes in `onEnding` (sdk-trace-base ≥ 2.3, and the 3.x `@opentelemetry/sdk-trace`), which
- * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. An SDK that
- * never calls `onEnding` gets one warning and no enrichment; use `ToolErrorEnrichingExporter`.
+ * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. In a pipeline
+ * that never calls `onEnding` (`@vercel/otel`, sdk-trace-base < 2.3) it writes in `onEnd` instead,
+ * which reaches the exporters of processors listed after it and of batching ones.
  *
  * Typed structurally: it needs only `@opentelemetry/api`, never an SDK package.
  */
@@ -43,6 +46,8 @@ export class ToolErrorSpanProcessor {
   private readonly openToolSpans = new OpenToolSpans();
   private sawOnEnding = false;
   private checkedOnEnding = false;
+  /** Set when this pipeline never calls `onEnding`: spans are marked in `onEnd`. */
+  private marksAtEnd = false;
 
   constructor(options: ToolErrorSpanProcessorOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -54,7 +59,7 @@ export class ToolErrorSpanProcessor {
   }
 
   onStart(span: ReadableSpanLike, _parentContext: Context): void {
-    if (this.checkedOnEnding && !this.sawOnEnding) return;
+    if (this.checkedOnEnding && !this.sawOnEnding && !this.marksAtEnd) return;
     try {
       if (recognizeToolSpan(span, this.isToolSpan) !== undefined) this.openToolSpans.open(span.spanContext());
       else if (this.openToolSpans.size > 0) this.openToolSpans.started(span);
@@ -65,6 +70,10 @@ export class ToolErrorSpanProcessor {
 
   onEnding(span: EndingSpanLike): void {
     this.sawOnEnding = true;
+    this.mark(span);
+  }
+
+  private mark(span: EndingSpanLike): void {
     try {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
@@ -92,6 +101,7 @@ export class ToolErrorSpanProcessor {
 
   onEnd(span: ReadableSpanLike): void {
     if (!this.checkedOnEnding) this.checkOnEnding();
+    if (this.marksAtEnd) this.markEnded(span);
     if (this.openToolSpans.size === 0) return;
     try {
       this.openToolSpans.ended(span);
@@ -126,11 +136,22 @@ export class ToolErrorSpanProcessor {
   private checkOnEnding(): void {
     this.checkedOnEnding = true;
     if (this.sawOnEnding) return;
+    this.marksAtEnd = true;
+    logger.info(
+      `${NAME}: SpanProcessor.onEnding is never called in this pipeline, so failed tool spans are marked in onEnd: ` +
+        'list this processor before the ones that export (in @vercel/otel, before "auto").',
+    );
+  }
+
+  private markEnded(span: ReadableSpanLike): void {
+    const writable = writableEndedSpan(span);
+    if (writable) return this.mark(writable);
+    if (recognizeToolSpan(span, this.isToolSpan) === undefined) return;
+    this.marksAtEnd = false;
     this.openToolSpans.clear();
-    logger.warn(
-      `${NAME}: SpanProcessor.onEnding is never called here, so failed tool spans cannot be marked before export. ` +
-        'onEnding needs @opentelemetry/sdk-trace-base >= 2.3.0 (or @opentelemetry/sdk-trace 3.x), and a processor ' +
-        'that wraps this one must forward it. Until then, wrap your exporter in ToolErrorEnrichingExporter instead.',
+    tellUser(
+      `${NAME}: this pipeline never calls SpanProcessor.onEnding and its ended spans cannot be written, so ` +
+        'failed tool spans are not marked. Wrap your span exporter in ToolErrorEnrichingExporter instead.',
     );
   }
 }

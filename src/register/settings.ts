@@ -1,5 +1,9 @@
 import type { ToolInstrumentationConfig } from '../instrumentation/types';
-import { ENV_GENAI_CAPTURE_MESSAGE_CONTENT } from '../instrumentation/capture-env';
+import {
+  ENV_GENAI_CAPTURE_MESSAGE_CONTENT,
+  GENAI_CAPTURE_VALUES_TEXT,
+  genAiCaptureFrom,
+} from '../instrumentation/capture-env';
 
 export type ExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -102,7 +106,17 @@ function flag(env: Env, name: string, invalid: string[]): boolean | undefined {
  * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`: the finer switch wins.
  */
 function captureSwitch(env: Env, own: string, invalid: string[]): boolean {
-  return flag(env, own, invalid) ?? flag(env, ENV_GENAI_CAPTURE_MESSAGE_CONTENT, invalid) ?? false;
+  return flag(env, own, invalid) ?? genAiCapture(env, invalid) ?? false;
+}
+
+/** The GenAI switch, with the values OpenTelemetry's GenAI instrumentations accept. */
+function genAiCapture(env: Env, invalid: string[]): boolean | undefined {
+  const name = ENV_GENAI_CAPTURE_MESSAGE_CONTENT;
+  const capture = genAiCaptureFrom(env[name]);
+  if (capture !== 'invalid') return capture;
+  const problem = `${name}=${JSON.stringify(env[name])} is not valid; use ${GENAI_CAPTURE_VALUES_TEXT}. Read as false.`;
+  if (!invalid.includes(problem)) invalid.push(problem);
+  return false;
 }
 
 function list(value: string | undefined): string[] {

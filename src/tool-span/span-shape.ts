@@ -20,7 +20,7 @@ export interface ReadableSpanLike {
 }
 
 /** A span in `onEnding`: still readable and writable. */
-export type EndingSpanLike = ReadableSpanLike & Pick<Span, 'setAttribute' | 'setStatus'>;
+export type EndingSpanLike = ReadableSpanLike & Pick<Span, 'setAttribute' | 'setStatus' | 'updateName'>;
 
 export function parentSpanIdOf(span: ReadableSpanLike): string | undefined {
   return span.parentSpanContext?.spanId ?? span.parentSpanId;

@@ -10,9 +10,18 @@ const ALLOWED: Record<string, readonly string[]> = {
   classify: ['classify'],
   redact: ['classify', 'redact', 'semconv', 'tool-span'],
   'tool-span': ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'package.json'],
-  processor: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'processor'],
+  processor: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'user-notice', 'processor'],
   metrics: ['classify', 'semconv', 'tool-span', 'logger', 'metrics'],
-  instrumentation: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'errors', 'instrumentation'],
+  instrumentation: [
+    'classify',
+    'redact',
+    'semconv',
+    'tool-span',
+    'logger',
+    'user-notice',
+    'errors',
+    'instrumentation',
+  ],
 };
 const MAX_LINES = 350;
 const SRC = resolve(__dirname, '../../src');

@@ -32,6 +32,19 @@ describe('ToolInstrumentation', () => {
         captureArguments: true,
         captureResults: false,
       });
+      // The other values OpenTelemetry's GenAI instrumentations take: content on spans, or not.
+      for (const [value, capture] of [
+        ['SPAN_ONLY', true],
+        ['SPAN_AND_EVENT', true],
+        ['EVENT_ONLY', false],
+        ['NO_CONTENT', false],
+      ] as const) {
+        process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = value;
+        expect(new ToolInstrumentation({ enabled: false }).getConfig(), value).to.include({
+          captureArguments: capture,
+          captureResults: capture,
+        });
+      }
     } finally {
       if (previous === undefined) delete process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
       else process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = previous;

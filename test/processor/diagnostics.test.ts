@@ -60,7 +60,7 @@ describe('ToolErrorSpanProcessor diagnostics', () => {
     expect(diagnostics).to.deep.equal([]);
   });
 
-  it('warns once, clearly, when onEnding never reaches it', async () => {
+  it('marks in onEnd, without a warning, when onEnding never reaches it', async () => {
     const diagnostics = captureDiagnostics();
     const exporter = new InMemorySpanExporter();
     const processor = new ToolErrorSpanProcessor();
@@ -69,18 +69,25 @@ describe('ToolErrorSpanProcessor diagnostics', () => {
     });
     const tracer = provider.getTracer('test');
     for (let i = 0; i < 5; i++) {
-      const span = tracer.startSpan(`execute_tool t${i}`);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
+      const span = tracer.startSpan(`execute_tool t${i}`, {
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': `t${i}` },
+      });
+      span.recordException(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+      );
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'connect ECONNREFUSED 127.0.0.1:9' });
       span.end();
     }
     const exported = exporter.getFinishedSpans();
     await provider.shutdown();
 
-    expect(diagnostics).to.have.length(1);
-    expect(diagnostics[0]).to.contain('onEnding is never called').and.contain('sdk-trace-base >= 2.3.0');
-    // Nothing could be marked, and nothing is followed any more.
+    expect(diagnostics).to.deep.equal([]);
     expect(exported).to.have.length(5);
-    expect(exported.every((span) => span.attributes['error.type'] === undefined)).to.equal(true);
+    for (const span of exported) {
+      expect(span.attributes['error.type']).to.equal('ECONNREFUSED');
+      expect(span.attributes['tool.error_kind']).to.equal('network');
+      expect(span.status.code).to.equal(SpanStatusCode.ERROR);
+    }
     expect(processor._openToolSpanCount).to.equal(0);
   });
 });

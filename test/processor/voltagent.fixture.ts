@@ -4,8 +4,9 @@
  * own tracer provider from the span processors it is given.
  *
  * `filtered` keeps VoltAgent's default span filter, which wraps every processor in a
- * SpanFilterProcessor that forwards onStart and onEnd but not onEnding: the processor cannot mark
- * spans, so the exporter is wrapped in ToolErrorEnrichingExporter. `unfiltered` turns the filter off.
+ * SpanFilterProcessor that forwards onStart and onEnd but not onEnding: the processor marks spans
+ * in onEnd. `filtered-exporter` marks them with ToolErrorEnrichingExporter instead, and no
+ * processor. `unfiltered` turns the filter off.
  */
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
@@ -14,7 +15,7 @@ import { captureDiagnostics, reportAndExit } from './child-process-spans';
 import { modelCallingEach } from './scripted-agent';
 
 async function main(): Promise<void> {
-  const filtered = process.argv[2] === 'filtered';
+  const variant = process.argv[2];
   // VoltAgent refreshes a model registry over the network at import unless NODE_ENV is production.
   process.env.NODE_ENV = 'production';
   const { Agent, VoltAgent, VoltAgentObservability, createTool } = await import('@voltagent/core');
@@ -22,11 +23,11 @@ async function main(): Promise<void> {
 
   const exporter = new InMemorySpanExporter();
   const observability = new VoltAgentObservability({
-    spanProcessors: [
-      new ToolErrorSpanProcessor(),
-      new SimpleSpanProcessor(filtered ? new ToolErrorEnrichingExporter(exporter) : exporter),
-    ],
-    ...(filtered ? {} : { spanFilters: { enabled: false } }),
+    spanProcessors:
+      variant === 'filtered-exporter'
+        ? [new SimpleSpanProcessor(new ToolErrorEnrichingExporter(exporter))]
+        : [new ToolErrorSpanProcessor(), new SimpleSpanProcessor(exporter)],
+    ...(variant === 'unfiltered' ? { spanFilters: { enabled: false } } : {}),
     voltOpsSync: { sampling: { strategy: 'never' } },
   });
 

@@ -105,6 +105,15 @@ describe('ESM set-ups', function () {
     expect(result).to.deep.equal(plain);
   });
 
+  it('node --import otel-tool-errors/register on an app that imports no framework: no warning', async () => {
+    const result = await runNode(
+      ['--import', bed.bundles.esm],
+      join(__dirname, 'fixtures', 'no-framework.mjs'),
+      env(),
+    );
+    expect(result).to.deep.equal({ code: 0, stdout: 'app: ran\n', stderr: '' });
+  });
+
   it('node --import otel-tool-errors/register: no warning', async () => {
     const result = await runNode(['--import', bed.bundles.esm], APP, env());
     expect(result).to.deep.equal(plain);

@@ -81,11 +81,11 @@ const MOVED: Release = {
 
 interface Mode {
   readonly flag: '--require' | '--import';
-  readonly entry: 'langchain-release.cjs' | 'langchain-release.mjs';
+  readonly entry: 'agent.cjs' | 'agent.mjs';
 }
 const MODES: readonly Mode[] = [
-  { flag: '--require', entry: 'langchain-release.cjs' },
-  { flag: '--import', entry: 'langchain-release.mjs' },
+  { flag: '--require', entry: 'agent.cjs' },
+  { flag: '--import', entry: 'agent.mjs' },
 ];
 
 /** An app folder with the app and `release` installed as its `@langchain/core`. */
@@ -95,7 +95,8 @@ function installApp(release: Release): string {
   const copy = join(dir, 'node_modules', '@langchain', 'core');
   cpSync(INSTALLED, copy, { recursive: true });
   release.change(copy);
-  for (const mode of MODES) cpSync(join(__dirname, 'fixtures', mode.entry), join(dir, mode.entry));
+  for (const mode of MODES)
+    cpSync(join(__dirname, 'fixtures', 'langchain-agent', mode.entry), join(dir, mode.entry));
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: 'release-app', private: true, dependencies: { '@langchain/core': '*' } }),

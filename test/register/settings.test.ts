@@ -198,6 +198,31 @@ describe('register settings from the environment', () => {
       }).instrumentation,
     ).to.include({ captureArguments: false, captureResults: true });
   });
+
+  it('reads the GenAI switch the way OpenTelemetry GenAI instrumentations do: content goes on spans only', () => {
+    const capture = (value: string) => {
+      const settings = readRegisterSettings({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: value });
+      return [
+        settings.instrumentation.captureArguments,
+        settings.instrumentation.captureResults,
+        settings.invalidValues,
+      ];
+    };
+    for (const value of ['true', 'TRUE', 'SPAN_ONLY', 'span_and_event', ' SPAN_AND_EVENT ']) {
+      expect(capture(value), value).to.deep.equal([true, true, []]);
+    }
+    for (const value of ['false', 'EVENT_ONLY', 'NO_CONTENT', '']) {
+      expect(capture(value), value).to.deep.equal([false, false, []]);
+    }
+    expect(capture('yes')).to.deep.equal([
+      false,
+      false,
+      [
+        'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="yes" is not valid; use true, false, SPAN_ONLY, ' +
+          'EVENT_ONLY, SPAN_AND_EVENT or NO_CONTENT. Read as false.',
+      ],
+    ]);
+  });
 });
 
 describe('the exporting span processors built from the settings', () => {

@@ -6,7 +6,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logger } from '../../logger';
-import type { FrameworkSupport, PatchPoint } from '../framework-support';
+import { isPatched, type FrameworkSupport, type PatchPoint } from '../framework-support';
 import { watchLoadedFile } from '../loaded-file-watch';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
@@ -135,7 +135,7 @@ function guarded(
     patch: (exports: unknown, moduleVersion?: string) => {
       try {
         const release = support.admit(point, moduleVersion, exports, expects);
-        if (release.leftAlone !== undefined || release.fit === 'another adapter') return exports;
+        if (!isPatched(release)) return exports;
         const patched: unknown = patch(exports);
         release.undo.push(() => unpatch(exports));
         logger.debug(`patched ${module}${moduleVersion ? `@${moduleVersion}` : ''}`);

@@ -1,4 +1,4 @@
-import { logger } from '../logger';
+import { logger } from './logger';
 
 const TOLD_KEY = Symbol.for('otel-tool-errors.toldUser');
 
