@@ -5,7 +5,7 @@
 //   1. Search: the service and a tag filter typed into the form, for each jaegerUi.search entry of
 //      the expectations file. The result list must be exactly the service's traces that have a
 //      span with that attribute, and leave out at least one trace of the service.
-//   2. Trace: the first result of the last search opened; the tool span has the error icon and
+//   2. Trace: the largest result of the last search opened; the tool span has the error icon and
 //      its tags show the failure's attributes; the span under it is the failed HTTP client span.
 //   3. Monitor: opened with the README's link (service and spanKind=internal in the URL), span
 //      kind Internal picked in the selector as a user does, then every execute_tool row: a
@@ -47,14 +47,24 @@ const hasTag = (trace, key, value) => trace.spans.some((s) => tag(s, key) === va
 
 // ---- Page helpers ----
 const bodyText = (page) => page.evaluate(() => document.body.innerText);
-// antd Select, as a user picks an option: open it, type to filter, click the option.
+// antd Select, as a user picks an option: unless it already shows it, open it, type to filter,
+// click the option. The list must then close (Escape if it stays open), so that screenshots show
+// the page, not the list.
 async function pick(page, select, label) {
+  if ((await select.innerText()).trim() === label) return;
   await select.click();
   await page.keyboard.type(label);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+  const open = page.locator('.ant-select-dropdown:visible');
+  await open
+    .locator('.ant-select-item-option')
     .filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
     .click();
+  await open.waitFor({ state: 'hidden', timeout: 3000 }).catch(async () => {
+    await page.keyboard.press('Escape');
+    await open.waitFor({ state: 'hidden', timeout });
+  });
+  const shown = (await select.innerText()).trim();
+  if (shown !== label) throw new Error(`picked '${label}', the selector shows '${shown}'`);
 }
 async function shot(page, file) {
   const path = join(outDir, file);
@@ -224,9 +234,8 @@ async function checkMonitor(page) {
   if (kindFromUrl !== 'Internal' && before.some((n) => n.startsWith('execute_tool '))) {
     throw new Error(`span kind ${kindFromUrl} already lists tool operations: ${before.join(', ')}`);
   }
-  const serviceSelect = page.locator('.select-a-service-input');
-  if ((await serviceSelect.innerText()).trim() !== service) await pick(page, serviceSelect, service);
-  if (kindFromUrl !== 'Internal') await pick(page, kindSelect, 'Internal');
+  await pick(page, page.locator('.select-a-service-input'), service);
+  await pick(page, kindSelect, 'Internal');
 
   const failing = expect.failing.map((f) => op(f.tool));
   const succeeding = expect.succeeding.map(op);
@@ -301,9 +310,12 @@ try {
   }
   await step(`Trace: the failed '${op(ui.trace.tool)}' span and its HTTP child`, page, async () => {
     if (!last?.shown.length) throw new Error('no search result to open');
+    // The agent's whole run, where the tool span sits among the others: the largest trace.
+    const spans = (id) => traces.find((t) => t.traceID === id).spans.length;
+    const traceId = [...last.shown].sort((a, b) => spans(b) - spans(a))[0];
     // Tall enough for the tool span's tags and the top of its child's.
     await page.setViewportSize({ width: 1280, height: 1200 });
-    const r = await checkTrace(page, last.shown[0], traces);
+    const r = await checkTrace(page, traceId, traces);
     const file = await shot(page, 'jaeger-trace-failed-tool.png');
     await page.setViewportSize({ width: 1280, height: 1000 });
     const list = (tags, keys) => keys.map((k) => `${k}=${tags[k]}`).join(' ');
@@ -311,12 +323,6 @@ try {
   });
   await step('Monitor: span kind Internal picked, error rate per execute_tool operation', page, async () => {
     const r = await checkMonitor(page);
-    // The screenshot shows where to click: the span kind list open on Internal.
-    if (!(await page.locator('.ant-select-dropdown:visible').count()))
-      await page.locator('.span-kind-selector').click();
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option-selected', { hasText: 'Internal' })
-      .waitFor({ timeout });
     const file = await shot(page, 'jaeger-monitor-internal.png');
     return `the link's spanKind=internal left the selector on ${r.kindFromUrl} (rows: ${r.before.join(', ') || 'none'}); Internal picked; error rates ${JSON.stringify(r.rates)}; ${file}`;
   });

@@ -334,9 +334,6 @@ traffic 2
 # one-shot process's counters is 0): the demo's agent again, as a service, two rounds.
 OTEL_METRIC_EXPORT_INTERVAL=1000 traffic service "$COL_HTTP" \
   "node --import otel-tool-errors/register scripts/e2e-service.mjs 2"
-# A few traces of the same service without a failure, so that a search by error.type has
-# something to leave out.
-traffic ok "$COL_HTTP" "node --import otel-tool-errors/register scripts/e2e-batch.mjs 3 0"
 node scripts/e2e-check.mjs all
 node scripts/e2e-promql.mjs
 export E2E_SCREENSHOT_DIR="${E2E_SCREENSHOT_DIR:-$WORK/screenshots}"
