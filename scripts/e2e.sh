@@ -24,7 +24,7 @@
 #      (scripts/e2e-jaeger-ui.mjs, screenshots saved).
 #
 # Then the production tiers (stack/production/) run in the same collector build:
-#   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger role
+#   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger
 #                                                     (span metrics, then tail sampling)
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
@@ -201,8 +201,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Both roles and Prometheus share one host, so every listener gets a free 127.0.0.1 port
-# instead of the compose file's 0.0.0.0 + fixed port.
+# The collectors, Jaeger and Prometheus share one host, so every listener gets a free 127.0.0.1
+# port instead of the compose file's 0.0.0.0 + fixed port.
 read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT \
   AG_GRPC AG_HTTP AG_HEALTH GW1_GRPC GW1_PROM GW1_HEALTH GW2_GRPC GW2_PROM GW2_HEALTH < <(node -e '
   const net = require("net"); const ports = []; const servers = [];
@@ -211,7 +211,7 @@ read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT \
     servers.forEach((s) => s.close()); console.log(ports.join(" ")); })();')
 
 # collector-config.yaml: listen on loopback ports; the compose service name `jaeger` becomes
-# the Jaeger role's loopback OTLP port; flush span metrics every 1s instead of 15s.
+# Jaeger's loopback OTLP port; flush span metrics every 1s instead of 15s.
 sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${COL_GRPC}#" \
   -e "s#0\.0\.0\.0:4318#127.0.0.1:${COL_HTTP}#" \
   -e "s#0\.0\.0\.0:8889#127.0.0.1:${COL_PROM}#" \
@@ -235,13 +235,13 @@ if [ -n "$JAEGER_UI" ] && ! grep -q "assets_path: ${JAEGER_UI}\$" "$WORK/jaeger-
   die "assets_path was not added to jaeger-config.yaml; update scripts/e2e.sh with the config"
 fi
 
-# stack/prometheus.yml: scrape the collector role on loopback, every 1s instead of 5s.
+# stack/prometheus.yml: scrape the collector on loopback, every 1s instead of 5s.
 sed -e "s#otel-collector:8889#127.0.0.1:${COL_PROM}#" \
   -e "s#scrape_interval: 5s#scrape_interval: 1s#" \
   -e "s#evaluation_interval: 5s#evaluation_interval: 1s#" \
   stack/prometheus.yml >"$WORK/prometheus.yml"
 
-# stack/production/gateway.yaml, twice: loopback ports, the Jaeger role as backend, span
+# stack/production/gateway.yaml, twice: loopback ports, Jaeger as backend, span
 # metrics flushed every 1s, tail-sampling decisions after 2s instead of 10s.
 for n in 1 2; do
   eval "gw_grpc=\$GW${n}_GRPC gw_prom=\$GW${n}_PROM gw_health=\$GW${n}_HEALTH"
@@ -294,7 +294,7 @@ wait_http() { # name, url
   die "$name not ready at $url after 60s"
 }
 
-# Both Jaeger processes would serve their own metrics on localhost:8888; neither is needed.
+# Jaeger and every collector would serve their own metrics on localhost:8888; none is needed.
 NO_SELF_METRICS=(--set=service.telemetry.metrics.level=none)
 
 start prometheus prometheus --config.file="$WORK/prometheus.yml" \
