@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # End-to-end proof against real backends, no Docker needed:
-#   traffic (npm run demo) --OTLP/HTTP--> collector role --> Jaeger role (memory storage)
-#                                           \-> spanmetrics --> :8889 <-- Prometheus <-- Jaeger SPM
-# The collector role and the Jaeger role are both the Jaeger v2 binary (an OTel Collector
-# distribution), built from source with Go and cached in .cache/. They run the configs this repo
-# ships (collector-config.yaml, stack/jaeger-config.yaml, stack/prometheus.yml); the only
-# differences are the sed substitutions below, applied to copies in a temp dir.
+#   traffic (npm run demo) --OTLP/HTTP--> collector --> Jaeger (memory storage, web UI)
+#                                           \-> span_metrics --> :8889 <-- Prometheus <-- Jaeger SPM
+# The collector is built with the OpenTelemetry Collector Builder from
+# stack/production/otelcol-builder.yaml: the components of the contrib image docker-compose.yml
+# pins, at its version. Jaeger is the v2 binary built from its Go module. Both are built from
+# source with Go and cached (E2E_CACHE_DIR). They run the configs this repo ships
+# (collector-config.yaml, stack/jaeger-config.yaml, stack/prometheus.yml); the only differences
+# are the sed substitutions below, applied to copies in a temp dir. Jaeger serves the web UI from
+# the built Jaeger UI assets (E2E_JAEGER_UI), which the Go module does not contain.
 #
 # Then scripts/e2e-check.mjs asserts, against the live servers (see scripts/e2e-expect.json):
 #   1. Jaeger search finds the failing execute_tool spans by error.type / tool.error_kind,
@@ -15,11 +18,13 @@
 #   4. every PromQL query of the README and docs/dashboards.md returns series with the labels it
 #      groups by (scripts/e2e-promql.mjs);
 #   5. in headless Chromium, Prometheus's web UI charts three of those queries with the
-#      expected series (scripts/e2e-browser.mjs, screenshots saved).
+#      expected series (scripts/e2e-browser.mjs, screenshots saved);
+#   6. in headless Chromium, Jaeger's own pages: Search by error.type and tool.error_kind, a
+#      failed tool span in its trace, the Monitor tab switched to span kind Internal
+#      (scripts/e2e-jaeger-ui.mjs, screenshots saved).
 #
-# Then the production tiers (stack/production/) run with a collector built by the OpenTelemetry
-# Collector Builder from stack/production/otelcol-builder.yaml (cached like Jaeger):
-#   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger role
+# Then the production tiers (stack/production/) run in the same collector build:
+#   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger
 #                                                     (span metrics, then tail sampling)
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
@@ -33,9 +38,11 @@
 #   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<manifest hash> are
 #                     cached (default .cache; e.g. a directory
 #                     outside the checkout lets fresh CI clones skip the build)
-#   E2E_COLLECTOR_BIN binary for the collector role (default: the Jaeger binary), e.g. an
-#                     otelcol built with the builder from the contrib image's component versions
-#   E2E_SCREENSHOT_DIR where the browser check saves its PNGs (default: the temp dir;
+#   E2E_COLLECTOR_BIN binary for the single collector (default: the builder's build above)
+#   E2E_JAEGER_UI     the built Jaeger UI (default ../shared/jaeger-ui beside the checkout, as in
+#                     CI). Without it the Jaeger pages are skipped with a message; with CI=true
+#                     a missing UI fails the run.
+#   E2E_SCREENSHOT_DIR where the browser checks save their PNGs (default: the temp dir;
 #                     E2E_SCREENSHOT_DIR=docs/images refreshes the ones the docs show)
 #   E2E_CHROMIUM      the Chromium binary (default: Debian's chromium, installed if missing)
 #   E2E_KEEP=1        keep the temp dir with configs and logs
@@ -66,6 +73,17 @@ die() { echo "e2e: FAILED: $*" >&2; exit 1; }
 
 if ! grep -Eq "image: jaegertracing/jaeger:${JAEGER_VERSION//./\\.}([[:space:]]|$)" docker-compose.yml; then
   die "docker-compose.yml does not pin jaegertracing/jaeger:${JAEGER_VERSION}; keep it and JAEGER_VERSION in scripts/e2e.sh equal"
+fi
+
+# The Jaeger UI assets: Jaeger's Go module has none (its binary serves a placeholder page).
+JAEGER_UI="${E2E_JAEGER_UI:-$ROOT/../shared/jaeger-ui}"
+if [ -f "$JAEGER_UI/index.html" ]; then
+  JAEGER_UI="$(cd "$JAEGER_UI" && pwd)"
+elif [ "${CI:-}" = true ]; then
+  die "no built Jaeger UI at $JAEGER_UI (index.html missing); CI must provide it, or set E2E_JAEGER_UI"
+else
+  log "Jaeger's web pages will be skipped: no built Jaeger UI at $JAEGER_UI (set E2E_JAEGER_UI to a folder with its index.html)"
+  JAEGER_UI=""
 fi
 
 if ! command -v go >/dev/null 2>&1; then
@@ -101,15 +119,20 @@ else
   log "using cached $JAEGER_BIN"
 fi
 
-# ---- 1b. The production tiers' collector, built once per builder manifest and cached ----
-# Jaeger has tail_sampling and span metrics but no load_balancing exporter, so the production
-# tiers run a collector built with the OpenTelemetry Collector Builder. Its version must be one
-# the Go module proxy serves, like the manifest's component versions.
+# ---- 1b. The collector, built once per builder manifest and cached ----
+# The compose file's otel/opentelemetry-collector-contrib image is not available without Docker,
+# so the collector configs run in a build with its components at its version, made by the
+# OpenTelemetry Collector Builder. Its version must be one the Go module proxy serves, like the
+# manifest's component versions.
 OCB_VERSION="0.159.0"
 PROD_MANIFEST="stack/production/otelcol-builder.yaml"
+if ! grep -Eq "image: otel/opentelemetry-collector-contrib:${OCB_VERSION//./\\.}([[:space:]]|$)" docker-compose.yml ||
+  ! grep -Eq "^  version: ${OCB_VERSION//./\\.}$" "$PROD_MANIFEST"; then
+  die "docker-compose.yml's contrib image, ${PROD_MANIFEST} and OCB_VERSION in scripts/e2e.sh must name the same collector release (${OCB_VERSION})"
+fi
 PROD_BIN="$CACHE/bin/otelcol-production-$(sha256sum "$PROD_MANIFEST" | cut -c1-12)"
 if [ ! -x "$PROD_BIN" ]; then
-  log "building the production collector (builder v${OCB_VERSION}, ${PROD_MANIFEST}); a cold build takes minutes"
+  log "building the collector (builder v${OCB_VERSION}, ${PROD_MANIFEST}); a cold build takes minutes"
   t0=$(date +%s)
   build_dir="$(mktemp -d "${TMPDIR:-/tmp}/otelcol-build.XXXXXX")"
   GOBIN="$build_dir/bin" go install "go.opentelemetry.io/collector/cmd/builder@v${OCB_VERSION}" ||
@@ -118,7 +141,7 @@ if [ ! -x "$PROD_BIN" ]; then
   if ! (cd "$build_dir" && "$build_dir/bin/builder" --config "$ROOT/$PROD_MANIFEST" >"$build_dir/builder.log" 2>&1); then
     tail -n 40 "$build_dir/builder.log" >&2
     rm -rf "$build_dir"
-    die "building the production collector failed"
+    die "building the collector failed"
   fi
   mkdir -p "$CACHE/bin"
   mv "$build_dir/otelcol-production/otelcol-production" "$PROD_BIN.tmp.$$"
@@ -178,8 +201,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Both roles and Prometheus share one host, so every listener gets a free 127.0.0.1 port
-# instead of the compose file's 0.0.0.0 + fixed port.
+# The collectors, Jaeger and Prometheus share one host, so every listener gets a free 127.0.0.1
+# port instead of the compose file's 0.0.0.0 + fixed port.
 read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT \
   AG_GRPC AG_HTTP AG_HEALTH GW1_GRPC GW1_PROM GW1_HEALTH GW2_GRPC GW2_PROM GW2_HEALTH < <(node -e '
   const net = require("net"); const ports = []; const servers = [];
@@ -188,7 +211,7 @@ read -r COL_GRPC COL_HTTP COL_PROM J_OTLP J_HTTP J_GRPC J_HEALTH PROM_PORT \
     servers.forEach((s) => s.close()); console.log(ports.join(" ")); })();')
 
 # collector-config.yaml: listen on loopback ports; the compose service name `jaeger` becomes
-# the Jaeger role's loopback OTLP port; flush span metrics every 1s instead of 15s.
+# Jaeger's loopback OTLP port; flush span metrics every 1s instead of 15s.
 sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${COL_GRPC}#" \
   -e "s#0\.0\.0\.0:4318#127.0.0.1:${COL_HTTP}#" \
   -e "s#0\.0\.0\.0:8889#127.0.0.1:${COL_PROM}#" \
@@ -197,22 +220,28 @@ sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${COL_GRPC}#" \
   collector-config.yaml >"$WORK/collector-config.yaml"
 
 # stack/jaeger-config.yaml: loopback ports; the compose service name `prometheus` becomes the
-# local Prometheus; the UI config path inside the container becomes the repo file.
+# local Prometheus; the UI config path inside the container becomes the repo file, and the UI
+# assets the official image embeds come from the built Jaeger UI.
+ui_assets=""
+if [ -n "$JAEGER_UI" ]; then ui_assets="\\n\\1assets_path: ${JAEGER_UI}"; fi
 sed -e "s#0\.0\.0\.0:4317#127.0.0.1:${J_OTLP}#" \
   -e "s#0\.0\.0\.0:16686#127.0.0.1:${J_HTTP}#" \
   -e "s#0\.0\.0\.0:16685#127.0.0.1:${J_GRPC}#" \
   -e "s#0\.0\.0\.0:13133#127.0.0.1:${J_HEALTH}#" \
   -e "s#http://prometheus:9090#http://127.0.0.1:${PROM_PORT}#" \
-  -e "s#/etc/jaeger/jaeger-ui.json#${ROOT}/stack/jaeger-ui.json#" \
+  -e "s#^\\( *\\)config_file: /etc/jaeger/jaeger-ui.json#\\1config_file: ${ROOT}/stack/jaeger-ui.json${ui_assets}#" \
   stack/jaeger-config.yaml >"$WORK/jaeger-config.yaml"
+if [ -n "$JAEGER_UI" ] && ! grep -q "assets_path: ${JAEGER_UI}\$" "$WORK/jaeger-config.yaml"; then
+  die "assets_path was not added to jaeger-config.yaml; update scripts/e2e.sh with the config"
+fi
 
-# stack/prometheus.yml: scrape the collector role on loopback, every 1s instead of 5s.
+# stack/prometheus.yml: scrape the collector on loopback, every 1s instead of 5s.
 sed -e "s#otel-collector:8889#127.0.0.1:${COL_PROM}#" \
   -e "s#scrape_interval: 5s#scrape_interval: 1s#" \
   -e "s#evaluation_interval: 5s#evaluation_interval: 1s#" \
   stack/prometheus.yml >"$WORK/prometheus.yml"
 
-# stack/production/gateway.yaml, twice: loopback ports, the Jaeger role as backend, span
+# stack/production/gateway.yaml, twice: loopback ports, Jaeger as backend, span
 # metrics flushed every 1s, tail-sampling decisions after 2s instead of 10s.
 for n in 1 2; do
   eval "gw_grpc=\$GW${n}_GRPC gw_prom=\$GW${n}_PROM gw_health=\$GW${n}_HEALTH"
@@ -265,7 +294,7 @@ wait_http() { # name, url
   die "$name not ready at $url after 60s"
 }
 
-# Both Jaeger processes would serve their own metrics on localhost:8888; neither is needed.
+# Jaeger and every collector would serve their own metrics on localhost:8888; none is needed.
 NO_SELF_METRICS=(--set=service.telemetry.metrics.level=none)
 
 start prometheus prometheus --config.file="$WORK/prometheus.yml" \
@@ -275,7 +304,7 @@ wait_http prometheus "http://127.0.0.1:${PROM_PORT}/-/ready"
 wait_http jaeger "http://127.0.0.1:${J_HEALTH}/status"
 # Like compose's depends_on: the collector starts once Jaeger is up (else the first export
 # waits for a retry).
-start collector "${E2E_COLLECTOR_BIN:-$JAEGER_BIN}" --config "$WORK/collector-config.yaml" "${NO_SELF_METRICS[@]}"
+start collector "${E2E_COLLECTOR_BIN:-$PROD_BIN}" --config "$WORK/collector-config.yaml" "${NO_SELF_METRICS[@]}"
 wait_http collector "http://127.0.0.1:${COL_PROM}/metrics"
 log "ready: collector OTLP/HTTP 127.0.0.1:${COL_HTTP}, Jaeger http://127.0.0.1:${J_HTTP}, Prometheus http://127.0.0.1:${PROM_PORT}"
 
@@ -307,7 +336,13 @@ OTEL_METRIC_EXPORT_INTERVAL=1000 traffic service "$COL_HTTP" \
   "node --import otel-tool-errors/register scripts/e2e-service.mjs 2"
 node scripts/e2e-check.mjs all
 node scripts/e2e-promql.mjs
-E2E_SCREENSHOT_DIR="${E2E_SCREENSHOT_DIR:-$WORK/screenshots}" node scripts/e2e-browser.mjs
+export E2E_SCREENSHOT_DIR="${E2E_SCREENSHOT_DIR:-$WORK/screenshots}"
+node scripts/e2e-browser.mjs
+if [ -n "$JAEGER_UI" ]; then
+  node scripts/e2e-jaeger-ui.mjs
+else
+  log "Jaeger's web pages skipped: no built Jaeger UI (see E2E_JAEGER_UI)"
+fi
 log "single collector passed in $(($(date +%s) - t_start))s after the servers were ready"
 
 # ---- 6. Production tiers: agent -> load balancing by trace id -> 2 gateways -> Jaeger ----
