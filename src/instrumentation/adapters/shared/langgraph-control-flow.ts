@@ -7,9 +7,10 @@ import { builds, type AdapterContext, type FilePatch } from '../adapter';
  * handoff is a `Command` with `graph: Command.PARENT` that the tool returns (or a `ParentCommand`
  * a subgraph inside the tool throws). Told apart the way LangGraph's own `ToolNode` and Pregel
  * loop tell them, with its exported helpers (`isGraphInterrupt`, `isParentCommand`, `isCommand`,
- * `Command.PARENT`), held from each copy of LangGraph the app loads.
+ * `Command.PARENT`), held from each copy of LangGraph the app loads. The whole 1.x line but
+ * 1.0.12, which was published without its build (it cannot be loaded at all).
  */
-const LANGGRAPH_SUPPORTED = ['>=1.0.0 <2.0.0'];
+const LANGGRAPH_SUPPORTED = ['>=1.0.0 <1.0.12', '>=1.0.13 <2'];
 
 interface ErrorsModule {
   isGraphInterrupt?: unknown;
