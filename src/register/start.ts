@@ -2,6 +2,7 @@ import { otlpDestination } from './delivery';
 import { loadPackage } from './load';
 import { readRegisterSettings, type RegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
+import { logger } from '../logger';
 import { warnUser } from './stderr';
 import type { Telemetry } from './telemetry';
 
@@ -26,9 +27,11 @@ function watchForAnotherProvider(settings: RegisterSettings): void {
   const { trace } = loadPackage<typeof import('@opentelemetry/api')>('@opentelemetry/api', 'the register');
   const setGlobal = trace.setGlobalTracerProvider.bind(trace);
   let told = false;
-  trace.setGlobalTracerProvider = (provider) => {
+  const watched: typeof trace.setGlobalTracerProvider = (provider) => {
     const registered = setGlobal(provider);
-    if (!registered && !told) {
+    if (!registered && !told && startedByDependency(watched)) {
+      logger.debug('a dependency started its own tracer provider; its spans go through the register instead');
+    } else if (!registered && !told) {
       told = true;
       const exporting = settings.traces.exporters.includes('otlp')
         ? `to ${otlpDestination('traces', settings.traces.protocol)}`
@@ -42,6 +45,27 @@ function watchForAnotherProvider(settings: RegisterSettings): void {
     }
     return registered;
   };
+  trace.setGlobalTracerProvider = watched;
+}
+
+/**
+ * Whether the provider being registered was started by a dependency (Genkit starts a NodeSDK of
+ * its own on first use) rather than by the app: the first caller on the stack outside
+ * OpenTelemetry's packages and this one lies in node_modules. Its spans reach the register's
+ * pipeline, which is what the app asked for, so there is nothing to tell.
+ */
+function startedByDependency(watched: (...args: never[]) => unknown): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 30;
+  const holder: { stack?: string } = {};
+  // The stack from the caller of the watched setter down.
+  Error.captureStackTrace(holder, watched);
+  Error.stackTraceLimit = limit;
+  for (const frame of (holder.stack ?? '').split('\n').slice(1)) {
+    if (/node:internal|\/node_modules\/@opentelemetry\//.test(frame)) continue;
+    return frame.includes('/node_modules/');
+  }
+  return false;
 }
 
 export interface StartOptions {
