@@ -1,31 +1,10 @@
 import { createRequire } from 'node:module';
-import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { createAdapterContext } from '../../src/instrumentation/adapters/adapter-context';
 import { FrameworkSupport } from '../../src/instrumentation/framework-support';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
+import { diagLines } from '../helpers/diag-lines';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
-
-type Logged = { level: string; line: string };
-
-/** Every diag line at DEBUG and above while `run` runs, the namespace included. */
-async function logged(run: () => unknown): Promise<Logged[]> {
-  const lines: Logged[] = [];
-  const keep =
-    (level: string) =>
-    (...args: unknown[]) =>
-      void lines.push({ level, line: args.map(String).join(' ') });
-  diag.setLogger(
-    { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug'), verbose: () => {} },
-    { logLevel: DiagLogLevel.DEBUG, suppressOverrideMessage: true },
-  );
-  try {
-    await run();
-  } finally {
-    diag.disable();
-  }
-  return lines;
-}
 
 describe('the adapter context', () => {
   let tracing: TestTracing;
@@ -110,7 +89,7 @@ describe('the adapter context', () => {
     });
     const working = context.patchPackage('acme-tools', ['*'], { patch: () => undefined, unpatch: () => {} });
     let returned: unknown[] = [];
-    const lines = await logged(() => {
+    const lines = await diagLines(() => {
       returned = [failing.patch!(exports, '1.2.3'), working.patch!(exports, '4.5.6')];
       working.unpatch!(exports, '4.5.6');
     });
@@ -124,7 +103,7 @@ describe('the adapter context', () => {
 
   it('a real framework loaded under ToolInstrumentation logs its patched file and version at debug level', async () => {
     const instrumentation = new ToolInstrumentation({ enabled: false });
-    const lines = await logged(() => {
+    const lines = await diagLines(() => {
       instrumentation.enable();
       createRequire(__filename)('@langchain/core/tools');
     });

@@ -1,9 +1,9 @@
-import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { expect } from 'chai';
 import type { FrameworkAdapter, ModulePatch } from '../../src/instrumentation/adapters/adapter';
 import { createAdapterContext } from '../../src/instrumentation/adapters/adapter-context';
 import { FrameworkSupport } from '../../src/instrumentation/framework-support';
 import { INSTRUMENTATION_VERSION as VERSION } from '../../src/tool-span/scope';
+import { diagLines } from '../helpers/diag-lines';
 import { createTestTracing } from '../helpers/tracing';
 
 /**
@@ -11,31 +11,6 @@ import { createTestTracing } from '../helpers/tracing';
  * as adapters use it. What the user sees of it under the register is in
  * test/register/framework-releases.test.ts.
  */
-
-type Logged = { level: string; line: string };
-
-/** Every diag line at DEBUG and above while `run` runs (OTEL_LOG_LEVEL set: no stderr copy). */
-function logged(run: () => void): Logged[] {
-  const lines: Logged[] = [];
-  const keep =
-    (level: string) =>
-    (...args: unknown[]) =>
-      void lines.push({ level, line: args.map(String).join(' ') });
-  diag.setLogger(
-    { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug'), verbose: () => {} },
-    { logLevel: DiagLogLevel.DEBUG, suppressOverrideMessage: true },
-  );
-  const logLevel = process.env.OTEL_LOG_LEVEL;
-  process.env.OTEL_LOG_LEVEL = 'debug';
-  try {
-    run();
-  } finally {
-    diag.disable();
-    if (logLevel === undefined) delete process.env.OTEL_LOG_LEVEL;
-    else process.env.OTEL_LOG_LEVEL = logLevel;
-  }
-  return lines;
-}
 
 /** A framework module: `run` is what the adapter wraps. */
 const frameworkExports = () => ({ Agent: class Agent {}, run: () => 'ran' });
@@ -60,12 +35,12 @@ describe('framework releases: which are patched, and what is said of the rest', 
     unpatch: (exports: object) => void patched.splice(patched.indexOf(exports), 1),
   });
 
-  it('patches a tested release and a newer one whose shape matches; only the newer one is logged at info', () => {
+  it('patches a tested release and a newer one whose shape matches; only the newer one is logged at info', async () => {
     const patched: object[] = [];
     const hook = contextOf('acme').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(patched));
     const tested = frameworkExports();
     const newer = frameworkExports();
-    const lines = logged(() => {
+    const lines = await diagLines(() => {
       hook.patch!(tested, '1.4.0');
       hook.patch!(newer, '2.1.0');
     });
@@ -80,7 +55,7 @@ describe('framework releases: which are patched, and what is said of the rest', 
     });
   });
 
-  it('leaves a release another adapter was tested on to that adapter, and a newer one to the newest', () => {
+  it('leaves a release another adapter was tested on to that adapter, and a newer one to the newest', async () => {
     const v1: object[] = [];
     const v2: object[] = [];
     const v1Hook = contextOf('acme-v1').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(v1));
@@ -90,7 +65,7 @@ describe('framework releases: which are patched, and what is said of the rest', 
       '2.3.0': frameworkExports(),
       '3.0.0': frameworkExports(),
     };
-    const lines = logged(() => {
+    const lines = await diagLines(() => {
       for (const [version, exports] of Object.entries(releases)) {
         v1Hook.patch!(exports, version);
         v2Hook.patch!(exports, version);
@@ -101,14 +76,14 @@ describe('framework releases: which are patched, and what is said of the rest', 
     expect(lines.filter((entry) => entry.level === 'warn')).to.deep.equal([]);
   });
 
-  it('leaves an older release alone and says so once, naming what still works', () => {
+  it('leaves an older release alone and says so once, naming what still works', async () => {
     const patched: object[] = [];
     const hook = contextOf('acme', "Acme's own tool spans").patchPackage(
       'acme',
       ['>=1.0.0 <2'],
       recordingPatch(patched),
     );
-    const lines = logged(() => {
+    const lines = await diagLines(() => {
       hook.patch!(frameworkExports(), '0.9.0');
       hook.patch!(frameworkExports(), '0.9.0');
     });
@@ -120,7 +95,7 @@ describe('framework releases: which are patched, and what is said of the rest', 
     ]);
   });
 
-  it('a file that does not match takes off what was patched of the same release, and nothing more is patched', () => {
+  it('a file that does not match takes off what was patched of the same release, and nothing more is patched', async () => {
     const patched: object[] = [];
     const files = ['tools', 'agents', 'runner'].map((file) => ({
       files: [`acme-files/dist/${file}.js`],
@@ -129,7 +104,7 @@ describe('framework releases: which are patched, and what is said of the rest', 
     const definition = contextOf('acme').patchFiles('acme-files', ['>=1.0.0 <2'], files);
     const [tools, agents, runner] = definition.files;
     const toolsExports = frameworkExports();
-    const lines = logged(() => {
+    const lines = await diagLines(() => {
       tools!.patch(toolsExports, '1.1.0');
       expect(patched).to.deep.equal([toolsExports]);
       agents!.patch({ Agent: class {} }, '1.1.0');
@@ -143,10 +118,10 @@ describe('framework releases: which are patched, and what is said of the rest', 
     ]);
   });
 
-  it('patches a release without a readable version when its shape matches, and not otherwise', () => {
+  it('patches a release without a readable version when its shape matches, and not otherwise', async () => {
     const patched: object[] = [];
     const matching = frameworkExports();
-    const lines = logged(() => {
+    const lines = await diagLines(() => {
       contextOf('acme').patchPackage('acme-unversioned', ['>=1.0.0 <2'], recordingPatch(patched)).patch!(
         matching,
         undefined,
