@@ -1,11 +1,14 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { makeClassification, type ToolErrorClassification } from './classification';
-import { isStrongerEvidence, type ClassificationEvidence } from './evidence';
+import { evidenceRank, type ClassificationEvidence } from './evidence';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
-import { className, isObjectLike, read, readString } from './safe';
+import { className, isError, isObjectLike, read, readString } from './safe';
+import { isDeclaredThrottling } from './throttling';
+import { readDatabaseError } from './database';
+import { isAwsAuthError, readClientError } from './clients';
 import { kindFromAlias } from './kind-aliases';
 
 /** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
@@ -21,6 +24,10 @@ interface Finding {
   errorType?: string;
   httpStatus?: number;
   retryAfterMs?: number;
+  /** An HTTP status that came without a response (see `HttpEvidence.synthetic`). */
+  synthetic?: boolean;
+  /** Read from a class name (`APIConnectionError`), not from a code the error carries. */
+  byName?: boolean;
 }
 
 /**
@@ -47,7 +54,7 @@ function classifyChain(err: unknown): ToolErrorClassification {
     seen.add(link);
     const finding = findInLink(link);
     if (finding.evidence === 'explicit') explicit ??= finding;
-    else if (!best || isStrongerEvidence(finding.evidence, best.evidence)) best = finding;
+    else if (!best || outranks(finding, best)) best = finding;
     queueCauses(link, links);
   }
   if (explicit) return completeExplicit(explicit, best);
@@ -56,9 +63,34 @@ function classifyChain(err: unknown): ToolErrorClassification {
   return classifyByMessage(links) ?? fromFinding(found);
 }
 
+/**
+ * Whether `a` is better evidence than `b`. A status with no response ranks below codes and
+ * cancellations, so the `ECONNREFUSED` or `TimeoutError` under Octokit's made-up 500 wins; of
+ * equal evidence, a code the error carries says more than a class named for the failure (the
+ * `ECONNREFUSED` under OpenAI's `APIConnectionError`, which the HTTP child span reports too).
+ */
+function outranks(a: Finding, b: Finding): boolean {
+  const rankA = effectiveRank(a);
+  const rankB = effectiveRank(b);
+  if (rankA !== rankB) return rankA < rankB;
+  return a.evidence === 'code' && b.byName === true && a.byName !== true;
+}
+
+function effectiveRank(finding: Finding): number {
+  return finding.synthetic ? evidenceRank('cancel') + 0.5 : evidenceRank(finding.evidence);
+}
+
+// Where clients keep the error they wrap, besides `cause`: Linear's `raw` (@linear/sdk 98.x),
+// Stripe's `detail` (stripe 23.x). Read only when it is an error.
+const WRAPPED_ERROR_KEYS = ['raw', 'detail'];
+
 function queueCauses(link: unknown, links: unknown[]): void {
   const cause = read(link, 'cause');
   if (cause !== undefined && cause !== null) links.push(cause);
+  for (const key of WRAPPED_ERROR_KEYS) {
+    const wrapped = read(link, key);
+    if (wrapped !== cause && isError(wrapped)) links.push(wrapped);
+  }
   const errors = read(link, 'errors');
   if (Array.isArray(errors)) {
     for (let j = 0; j < errors.length && j < MAX_AGGREGATE_ERRORS; j++) links.push(errors[j]);
@@ -67,7 +99,7 @@ function queueCauses(link: unknown, links: unknown[]): void {
 
 function findInLink(link: unknown): Finding {
   if (!isObjectLike(link)) return { evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
-  return findExplicit(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
+  return findExplicit(link) ?? findClient(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
 }
 
 function findExplicit(link: object): Finding | undefined {
@@ -89,17 +121,35 @@ function findExplicit(link: object): Finding | undefined {
   return undefined;
 }
 
+/** A rule for one client (clients.ts). */
+function findClient(link: object): Finding | undefined {
+  const answer = readClientError(link);
+  if (!answer) return undefined;
+  const httpStatus = httpStatusFromErrorType(answer.errorType);
+  return {
+    evidence: httpStatus === undefined ? 'code' : 'http_status',
+    kind: answer.kind,
+    errorType: answer.errorType,
+    httpStatus,
+    retryAfterMs: answer.retryAfterMs,
+  };
+}
+
 function findHttp(link: object): Finding | undefined {
   const http = readHttpEvidence(link);
   if (!http) return undefined;
-  const kind = kindForHttpStatus(http.status, http.retryAfterMs !== undefined, http.quotaCode);
+  let kind = kindForHttpStatus(http.status, http.retryAfterMs !== undefined, http.quotaCode);
   if (!kind) return undefined;
+  // Throttling declared in words outranks the status it came with (S3 503 SlowDown, DynamoDB 400).
+  if (!http.quotaCode && (http.throttled || isDeclaredThrottling(link))) kind = 'rate_limit';
+  else if (kind === 'permanent' && isAwsAuthError(link)) kind = 'auth';
   return {
     evidence: 'http_status',
     kind,
     errorType: String(http.status),
     httpStatus: http.status,
     retryAfterMs: http.retryAfterMs,
+    synthetic: http.synthetic,
   };
 }
 
@@ -108,7 +158,14 @@ function findCode(link: object): Finding | undefined {
   if (typeof code === 'string') {
     const kind = kindForCode(code, readString(link, 'message'));
     if (kind) return codeFinding(kind, code);
-  } else if (typeof code === 'number' && code <= -32000 && code >= -32768) {
+  }
+  const database = readDatabaseError(link);
+  if (database) return codeFinding(database.kind, database.errorType);
+  // A client that declares the rate limit but keeps no status (Slack's rate-limited error): the 429 it got.
+  if (isDeclaredThrottling(link)) {
+    return { evidence: 'code', kind: 'rate_limit', errorType: '429' };
+  }
+  if (typeof code === 'number' && code <= -32000 && code >= -32768) {
     const kind = kindForJsonRpcCode(code, readString(link, 'message'));
     if (kind) return codeFinding(kind, String(code));
   }
@@ -132,11 +189,25 @@ function findClass(link: object): Finding {
   const name = readString(link, 'name');
   const ctorName = className(link);
   for (const candidate of [ctorName, name]) {
-    const kind = candidate === undefined ? undefined : kindForName(candidate);
+    const kind =
+      candidate === undefined ? undefined : (kindForName(candidate) ?? kindForNameSuffix(candidate));
     if (!kind) continue;
-    return { evidence: classEvidence(kind), kind, errorType: kind === 'timeout' ? 'timeout' : candidate };
+    return {
+      evidence: classEvidence(kind),
+      kind,
+      errorType: kind === 'timeout' ? 'timeout' : candidate,
+      byName: true,
+    };
   }
   return { evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+}
+
+/**
+ * Client classes named for their own timeout (`QdrantClientTimeoutError`, whose message is only
+ * "This operation was aborted"). Kept out of `kindForName`, whose names pass the `error.type` cap.
+ */
+function kindForNameSuffix(name: string): ToolErrorKind | undefined {
+  return name.endsWith('TimeoutError') ? 'timeout' : undefined;
 }
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */

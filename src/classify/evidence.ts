@@ -14,12 +14,12 @@ export const EVIDENCE_ORDER = [
   {
     evidence: 'http_status',
     source:
-      "an HTTP status on the error: `status`, `statusCode`, `response.status`, a fetch `Response`; with the response's `Retry-After`",
+      "an HTTP status on the error: `status`, `statusCode`, `response.status`, the AWS SDK's `$metadata.httpStatusCode`, a fetch `Response`; with the response's `Retry-After`, and throttling the error declares (`SlowDown`, `ThrottlingException`)",
   },
   {
     evidence: 'code',
     source:
-      'Node and undici error codes, MCP / JSON-RPC and gRPC codes, DOMException names and classes named for a timeout or a network failure',
+      'Node and undici error codes, MCP / JSON-RPC and gRPC codes, database replies (SQLSTATE, MongoDB codes, Redis reply prefixes), DOMException names and classes named for a timeout or a network failure',
   },
   {
     evidence: 'cancel',

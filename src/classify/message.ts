@@ -41,7 +41,7 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
   ],
   [
     'network',
-    /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed/i,
+    /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed|connection is closed|unable to fetch/i,
   ],
   [
     'invalid_input',

@@ -27,7 +27,12 @@ export async function startApiServer(): Promise<ApiServer> {
     req.resume();
     const reply = current;
     if (reply === 'hang') return;
-    const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    const body =
+      reply.body === undefined
+        ? ''
+        : typeof reply.body === 'string'
+          ? reply.body
+          : JSON.stringify(reply.body);
     const headers: Record<string, string> = {
       'content-type': typeof reply.body === 'string' ? 'application/xml' : 'application/json',
       ...reply.headers,

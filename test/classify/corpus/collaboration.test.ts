@@ -27,7 +27,11 @@ describe('classifier corpus: code and collaboration APIs', () => {
         ...httpCases(env, {
           call: (url) => octokit(url),
           callWithTimeout: (url, ms) => octokit(url, ms),
-          body: (status) => ({ message: `status ${status}`, documentation_url: 'https://docs.github.com/rest', status: String(status) }),
+          body: (status) => ({
+            message: `status ${status}`,
+            documentation_url: 'https://docs.github.com/rest',
+            status: String(status),
+          }),
         }),
         {
           // GitHub's primary rate limit: 403 with x-ratelimit-remaining 0 and the reset time.
@@ -40,7 +44,10 @@ describe('classifier corpus: code and collaboration APIs', () => {
                 'x-ratelimit-remaining': '0',
                 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60),
               },
-              body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest' },
+              body: {
+                message: 'API rate limit exceeded for user ID 1.',
+                documentation_url: 'https://docs.github.com/rest',
+              },
             });
             return octokit(env.api.url);
           },
@@ -51,11 +58,13 @@ describe('classifier corpus: code and collaboration APIs', () => {
     {
       pkg: '@slack/web-api',
       cases: (): CorpusCase[] => {
-        const platformError = (error: string): (() => Promise<unknown>) => () => {
-          // Slack answers most API errors with HTTP 200 and `ok: false`.
-          env.api.reply({ status: 200, body: { ok: false, error } });
-          return slack(env.api.url);
-        };
+        const platformError =
+          (error: string): (() => Promise<unknown>) =>
+          () => {
+            // Slack answers most API errors with HTTP 200 and `ok: false`.
+            env.api.reply({ status: 200, body: { ok: false, error } });
+            return slack(env.api.url);
+          };
         return [
           ...httpCases(env, {
             call: (url) => slack(url),
@@ -63,7 +72,11 @@ describe('classifier corpus: code and collaboration APIs', () => {
             body: () => ({ ok: false, error: 'request_failed' }),
             // Slack reports a refused credential as HTTP 200 `invalid_auth`, below; a real 401 is rare.
           }),
-          { scenario: 'ok:false invalid_auth', call: platformError('invalid_auth'), expected: outcome.auth('invalid_auth') },
+          {
+            scenario: 'ok:false invalid_auth',
+            call: platformError('invalid_auth'),
+            expected: outcome.auth('invalid_auth'),
+          },
           {
             scenario: 'ok:false channel_not_found',
             call: platformError('channel_not_found'),
@@ -79,7 +92,12 @@ describe('classifier corpus: code and collaboration APIs', () => {
           new NotionClient({ auth: 'secret_test', baseUrl: url, timeoutMs, retry: false }).pages.retrieve({
             page_id: '00000000-0000-0000-0000-000000000000',
           });
-        const code = { 429: 'rate_limited', 503: 'service_unavailable', 401: 'unauthorized', 404: 'object_not_found' };
+        const code = {
+          429: 'rate_limited',
+          503: 'service_unavailable',
+          401: 'unauthorized',
+          404: 'object_not_found',
+        };
         return httpCases(env, {
           call: (url) => retrieve(url),
           callWithTimeout: (url, ms) => retrieve(url, ms),
@@ -96,8 +114,18 @@ describe('classifier corpus: code and collaboration APIs', () => {
       pkg: '@linear/sdk',
       cases: () => {
         // Linear's `extensions.type` values (the SDK's errorMap).
-        const type = { 429: 'ratelimited', 503: 'internal error', 401: 'authentication error', 404: 'invalid input' };
-        const code = { 429: 'RATELIMITED', 503: 'INTERNAL_SERVER_ERROR', 401: 'AUTHENTICATION_ERROR', 404: 'ENTITY_NOT_FOUND' };
+        const type = {
+          429: 'ratelimited',
+          503: 'internal error',
+          401: 'authentication error',
+          404: 'invalid input',
+        };
+        const code = {
+          429: 'RATELIMITED',
+          503: 'INTERNAL_SERVER_ERROR',
+          401: 'AUTHENTICATION_ERROR',
+          404: 'ENTITY_NOT_FOUND',
+        };
         return httpCases(env, {
           call: (url) => new LinearClient({ apiKey: 'lin_api_test', apiUrl: `${url}/graphql` }).viewer,
           // The Linear SDK has no timeout option.

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyToolError, type ToolErrorKind } from '../../../src';
+import {
+  classifyToolError,
+  DEFAULT_MAX_ERROR_TYPES,
+  setMaxErrorTypes,
+  type ToolErrorKind,
+} from '../../../src';
+import { resetErrorTypes } from '../../../src/classify/error-type';
 import { refusedPort } from '../../helpers/flaky-server';
 import { startApiServer, type ApiServer } from './api-server';
 
@@ -18,6 +24,11 @@ export interface CorpusCase {
   scenario: string;
   call: () => Promise<unknown>;
   expected: Expected;
+  /**
+   * Why the classifier cannot give the expected answer: the client threw away the evidence. The
+   * spec then checks that the answer is still wrong, so the day it is right the case is updated.
+   */
+  knownMiss?: string;
 }
 
 export interface CorpusClient {
@@ -31,7 +42,9 @@ export interface CorpusClient {
 /** The installed version of `pkg`, read from its package.json (some packages do not export it). */
 export function installedVersion(pkg: string): string {
   if (pkg === 'node') return process.versions.node;
-  const manifest = JSON.parse(readFileSync(join(__dirname, '../../../node_modules', pkg, 'package.json'), 'utf8'));
+  const manifest = JSON.parse(
+    readFileSync(join(__dirname, '../../../node_modules', pkg, 'package.json'), 'utf8'),
+  );
   return String(manifest.version);
 }
 
@@ -65,10 +78,13 @@ export function corpusSuite(clients: CorpusClient[]): void {
   for (const client of clients) {
     describe(`${client.label ?? client.pkg} ${installedVersion(client.pkg)}`, () => {
       for (const c of client.cases()) {
-        it(`${c.scenario} -> ${c.expected.errorType} ${c.expected.kind}`, async () => {
+        const title = `${c.scenario} -> ${c.expected.errorType} ${c.expected.kind}`;
+        it(c.knownMiss ? `${title} (known miss: ${c.knownMiss})` : title, async () => {
           const err = await thrownBy(c.call);
           const { errorType, kind, retryable, executed } = classifyToolError(err);
-          expect({ errorType, kind, retryable, executed }, describeError(err)).to.deep.equal(c.expected);
+          const actual = { errorType, kind, retryable, executed };
+          if (c.knownMiss) expect(actual, describeError(err)).not.to.deep.equal(c.expected);
+          else expect(actual, describeError(err)).to.deep.equal(c.expected);
         });
       }
     });
@@ -77,13 +93,33 @@ export function corpusSuite(clients: CorpusClient[]): void {
 
 /** The expectation for `kind`, its flags stated as the taxonomy's meanings table has them. */
 export const outcome = {
-  rateLimit: (errorType = '429'): Expected => ({ errorType, kind: 'rate_limit', retryable: true, executed: true }),
+  rateLimit: (errorType = '429'): Expected => ({
+    errorType,
+    kind: 'rate_limit',
+    retryable: true,
+    executed: true,
+  }),
   quota: (errorType = '429'): Expected => ({ errorType, kind: 'quota', retryable: false, executed: true }),
-  transient: (errorType = '503'): Expected => ({ errorType, kind: 'transient', retryable: true, executed: true }),
+  transient: (errorType = '503'): Expected => ({
+    errorType,
+    kind: 'transient',
+    retryable: true,
+    executed: true,
+  }),
   auth: (errorType = '401'): Expected => ({ errorType, kind: 'auth', retryable: false, executed: true }),
-  permanent: (errorType = '404'): Expected => ({ errorType, kind: 'permanent', retryable: false, executed: true }),
+  permanent: (errorType = '404'): Expected => ({
+    errorType,
+    kind: 'permanent',
+    retryable: false,
+    executed: true,
+  }),
   timeout: (): Expected => ({ errorType: 'timeout', kind: 'timeout', retryable: true, executed: true }),
-  network: (errorType = 'ECONNREFUSED'): Expected => ({ errorType, kind: 'network', retryable: true, executed: true }),
+  network: (errorType = 'ECONNREFUSED'): Expected => ({
+    errorType,
+    kind: 'network',
+    retryable: true,
+    executed: true,
+  }),
 };
 
 /** The local API server and a refused port, started once per family suite (call inside its describe). */
@@ -97,6 +133,9 @@ export function corpusEnv(): CorpusEnv {
   let api: ApiServer | undefined;
   let refused: number | undefined;
   before(async () => {
+    // The corpus's free-form error types (SQLSTATEs, driver codes) must not meet a cap other specs filled.
+    setMaxErrorTypes(DEFAULT_MAX_ERROR_TYPES);
+    resetErrorTypes();
     api = await startApiServer();
     refused = await refusedPort();
   });
@@ -125,6 +164,8 @@ export interface HttpPlan {
   body: (status: number) => unknown;
   /** Expectations that differ from the taxonomy's default for a scenario, with the reason in a comment. */
   expect?: Partial<Record<Scenario, Expected>>;
+  /** Scenarios the classifier cannot get right for this client, and why (`CorpusCase.knownMiss`). */
+  knownMisses?: Partial<Record<Scenario, string>>;
 }
 
 export type Scenario = '429 Retry-After' | '503' | '401' | '404' | 'client timeout' | 'refused';
@@ -154,5 +195,6 @@ export function httpCases(env: CorpusEnv, plan: HttpPlan): CorpusCase[] {
     scenario,
     call,
     expected: plan.expect?.[scenario] ?? expected,
+    knownMiss: plan.knownMisses?.[scenario],
   }));
 }

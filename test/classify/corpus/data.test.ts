@@ -4,7 +4,15 @@ import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import { Client as ElasticClient } from '@elastic/elasticsearch';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { CLIENT_TIMEOUT_MS, corpusEnv, corpusSuite, httpCases, outcome, type CorpusCase, type Expected } from './corpus';
+import {
+  CLIENT_TIMEOUT_MS,
+  corpusEnv,
+  corpusSuite,
+  httpCases,
+  outcome,
+  type CorpusCase,
+  type Expected,
+} from './corpus';
 import {
   startMongoStub,
   startMysqlStub,
@@ -68,7 +76,12 @@ describe('classifier corpus: data clients', () => {
     }
   };
   const mysqlQuery = async (port: number, connectTimeout?: number) => {
-    const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: 'agent', connectTimeout });
+    const connection = await mysql.createConnection({
+      host: '127.0.0.1',
+      port,
+      user: 'agent',
+      connectTimeout,
+    });
     try {
       await connection.query('SELECT 1');
     } finally {
@@ -114,38 +127,59 @@ describe('classifier corpus: data clients', () => {
       cases: (): CorpusCase[] => [
         {
           scenario: '28P01 password authentication failed',
-          call: pg.with({ at: 'startup', code: '28P01', message: 'password authentication failed for user "agent"' }, () =>
-            pgQuery(pg.port),
+          call: pg.with(
+            { at: 'startup', code: '28P01', message: 'password authentication failed for user "agent"' },
+            () => pgQuery(pg.port),
           ),
           expected: fails('28P01', 'auth', false),
         },
         {
           scenario: '53300 too many connections',
-          call: pg.with({ at: 'startup', code: '53300', message: 'sorry, too many clients already' }, () => pgQuery(pg.port)),
+          call: pg.with({ at: 'startup', code: '53300', message: 'sorry, too many clients already' }, () =>
+            pgQuery(pg.port),
+          ),
           expected: fails('53300', 'transient', true),
         },
         {
           scenario: '57014 statement timeout',
-          call: pg.with({ at: 'query', code: '57014', message: 'canceling statement due to statement timeout' }, () =>
-            pgQuery(pg.port),
+          call: pg.with(
+            { at: 'query', code: '57014', message: 'canceling statement due to statement timeout' },
+            () => pgQuery(pg.port),
           ),
           expected: outcome.timeout(),
         },
         {
           scenario: '40001 serialization failure',
-          call: pg.with({ at: 'query', code: '40001', message: 'could not serialize access due to concurrent update' }, () =>
-            pgQuery(pg.port),
+          call: pg.with(
+            { at: 'query', code: '40001', message: 'could not serialize access due to concurrent update' },
+            () => pgQuery(pg.port),
           ),
           expected: fails('40001', 'transient', true),
         },
         {
           scenario: '42P01 undefined table',
-          call: pg.with({ at: 'query', code: '42P01', message: 'relation "items" does not exist' }, () => pgQuery(pg.port)),
+          call: pg.with({ at: 'query', code: '42P01', message: 'relation "items" does not exist' }, () =>
+            pgQuery(pg.port),
+          ),
           expected: fails('42P01', 'permanent', false),
         },
         {
+          scenario: '23505 unique violation',
+          call: pg.with(
+            {
+              at: 'query',
+              code: '23505',
+              message: 'duplicate key value violates unique constraint "items_pkey"',
+            },
+            () => pgQuery(pg.port),
+          ),
+          expected: fails('23505', 'permanent', false),
+        },
+        {
           scenario: 'client timeout (query_timeout)',
-          call: pg.with({ at: 'query', hang: true }, () => pgQuery(pg.port, { query_timeout: CLIENT_TIMEOUT_MS })),
+          call: pg.with({ at: 'query', hang: true }, () =>
+            pgQuery(pg.port, { query_timeout: CLIENT_TIMEOUT_MS }),
+          ),
           expected: outcome.timeout(),
         },
         { scenario: 'refused', call: () => pgQuery(refusedPort), expected: outcome.network() },
@@ -159,7 +193,12 @@ describe('classifier corpus: data clients', () => {
         return [
           {
             scenario: '1045 access denied',
-            call: error('handshake', 1045, '28000', "Access denied for user 'agent'@'localhost' (using password: NO)"),
+            call: error(
+              'handshake',
+              1045,
+              '28000',
+              "Access denied for user 'agent'@'localhost' (using password: NO)",
+            ),
             expected: fails('ER_ACCESS_DENIED_ERROR', 'auth', false),
           },
           {
@@ -169,7 +208,12 @@ describe('classifier corpus: data clients', () => {
           },
           {
             scenario: '1213 deadlock',
-            call: error('query', 1213, '40001', 'Deadlock found when trying to get lock; try restarting transaction'),
+            call: error(
+              'query',
+              1213,
+              '40001',
+              'Deadlock found when trying to get lock; try restarting transaction',
+            ),
             expected: fails('ER_LOCK_DEADLOCK', 'transient', true),
           },
           {
@@ -179,12 +223,24 @@ describe('classifier corpus: data clients', () => {
           },
           {
             scenario: '3024 max_execution_time exceeded',
-            call: error('query', 3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded'),
+            call: error(
+              'query',
+              3024,
+              'HY000',
+              'Query execution was interrupted, maximum statement execution time exceeded',
+            ),
+            expected: outcome.timeout(),
+          },
+          {
+            scenario: '1205 lock wait timeout',
+            call: error('query', 1205, 'HY000', 'Lock wait timeout exceeded; try restarting transaction'),
             expected: outcome.timeout(),
           },
           {
             scenario: 'client timeout (connectTimeout)',
-            call: mysqlStub.with({ at: 'handshake', hang: true }, () => mysqlQuery(mysqlStub.port, CLIENT_TIMEOUT_MS)),
+            call: mysqlStub.with({ at: 'handshake', hang: true }, () =>
+              mysqlQuery(mysqlStub.port, CLIENT_TIMEOUT_MS),
+            ),
             expected: outcome.timeout(),
           },
           { scenario: 'refused', call: () => mysqlQuery(refusedPort), expected: outcome.network() },
@@ -195,16 +251,30 @@ describe('classifier corpus: data clients', () => {
       pkg: 'mongodb',
       cases: (): CorpusCase[] => {
         const error = (code: number, codeName: string, errorLabels?: string[]) =>
-          mongo.with({ error: { errmsg: codeName, code, codeName, ...(errorLabels ? { errorLabels } : {}) } }, () =>
-            mongoFind(mongo.port),
+          mongo.with(
+            { error: { errmsg: codeName, code, codeName, ...(errorLabels ? { errorLabels } : {}) } },
+            () => mongoFind(mongo.port),
           );
         return [
-          { scenario: '13 Unauthorized', call: error(13, 'Unauthorized'), expected: fails('Unauthorized', 'auth', false) },
-          { scenario: '50 MaxTimeMSExpired', call: error(50, 'MaxTimeMSExpired'), expected: outcome.timeout() },
+          {
+            scenario: '13 Unauthorized',
+            call: error(13, 'Unauthorized'),
+            expected: fails('Unauthorized', 'auth', false),
+          },
+          {
+            scenario: '50 MaxTimeMSExpired',
+            call: error(50, 'MaxTimeMSExpired'),
+            expected: outcome.timeout(),
+          },
           {
             scenario: '91 ShutdownInProgress',
             call: error(91, 'ShutdownInProgress'),
             expected: fails('ShutdownInProgress', 'transient', true),
+          },
+          {
+            scenario: '112 WriteConflict labelled TransientTransactionError',
+            call: error(112, 'WriteConflict', ['TransientTransactionError']),
+            expected: fails('WriteConflict', 'transient', true),
           },
           {
             scenario: '26 NamespaceNotFound',
@@ -225,7 +295,11 @@ describe('classifier corpus: data clients', () => {
       cases: (): CorpusCase[] => {
         const reply = (text: string) => redis.with({ reply: text }, () => redisGet(redis.port));
         return [
-          { scenario: 'NOAUTH', call: reply('NOAUTH Authentication required.'), expected: fails('NOAUTH', 'auth', false) },
+          {
+            scenario: 'NOAUTH',
+            call: reply('NOAUTH Authentication required.'),
+            expected: fails('NOAUTH', 'auth', false),
+          },
           {
             scenario: 'LOADING',
             call: reply('LOADING Redis is loading the dataset in memory'),
@@ -246,7 +320,12 @@ describe('classifier corpus: data clients', () => {
             call: redis.with({ hang: true }, () => redisGet(redis.port, CLIENT_TIMEOUT_MS)),
             expected: outcome.timeout(),
           },
-          { scenario: 'refused', call: () => redisGet(refusedPort), expected: outcome.network() },
+          {
+            // ioredis 6.0.0 gives ECONNREFUSED to its 'error' event; the command fails with "Connection is closed."
+            scenario: 'refused',
+            call: () => redisGet(refusedPort),
+            expected: { errorType: 'Error', kind: 'network', retryable: true, executed: true },
+          },
         ];
       },
     },

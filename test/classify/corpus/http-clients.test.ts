@@ -56,7 +56,8 @@ describe('classifier corpus: generic HTTP clients', () => {
       cases: () =>
         httpCases(env, {
           call: (url) => got(`${url}/items`, { retry: { limit: 0 } }),
-          callWithTimeout: (url, ms) => got(`${url}/items`, { retry: { limit: 0 }, timeout: { request: ms } }),
+          callWithTimeout: (url, ms) =>
+            got(`${url}/items`, { retry: { limit: 0 }, timeout: { request: ms } }),
           body,
         }),
     },

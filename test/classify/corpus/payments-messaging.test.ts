@@ -24,7 +24,8 @@ describe('classifier corpus: payments and messaging APIs', () => {
           callWithTimeout: (url, ms) => retrieve(url, ms),
           body: (status) => ({
             error: {
-              type: status === 401 || status === 404 || status === 429 ? 'invalid_request_error' : 'api_error',
+              type:
+                status === 401 || status === 404 || status === 429 ? 'invalid_request_error' : 'api_error',
               code: { 429: 'rate_limit', 404: 'resource_missing' }[status as 429 | 404],
               message: `status ${status}`,
             },
@@ -67,11 +68,20 @@ describe('classifier corpus: payments and messaging APIs', () => {
           });
           if (error) throw error;
         };
-        const name = { 429: 'rate_limit_exceeded', 503: 'application_error', 401: 'missing_api_key', 404: 'not_found' };
+        const name = {
+          429: 'rate_limit_exceeded',
+          503: 'application_error',
+          401: 'missing_api_key',
+          404: 'not_found',
+        };
         return httpCases(env, {
           call: send,
           // Resend has no timeout option.
           body: (status) => ({ statusCode: status, message: `status ${status}`, name: name[status as 429] }),
+          expect: {
+            // Resend returns `application_error` without the connection error: only its text says network.
+            refused: { errorType: 'application_error', kind: 'network', retryable: true, executed: true },
+          },
         });
       },
     },

@@ -51,7 +51,13 @@ function pgError(severity: string, code: string, message: string): Buffer {
   const field = (tag: string, value: string) => Buffer.from(`${tag}${value}\0`, 'utf8');
   return pgMessage(
     'E',
-    Buffer.concat([field('S', severity), field('V', severity), field('C', code), field('M', message), Buffer.from([0])]),
+    Buffer.concat([
+      field('S', severity),
+      field('V', severity),
+      field('C', code),
+      field('M', message),
+      Buffer.from([0]),
+    ]),
   );
 }
 
