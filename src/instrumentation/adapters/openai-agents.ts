@@ -16,7 +16,7 @@ import { noteFailures } from './shared/note-failures';
  * Both functions live in `dist/tool.{js,mjs}`: the package root only re-exports them (as CJS
  * getters) and the runner calls them through that file's exports, so the file is patched.
  */
-const SUPPORTED = ['>=0.16.0 <0.21.0'];
+const SUPPORTED = ['>=0.4.10 <0.21.0'];
 
 interface FunctionToolLike {
   name?: unknown;
