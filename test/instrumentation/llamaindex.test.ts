@@ -14,9 +14,11 @@ import type {
   ToolCall,
 } from '@llamaindex/core/llms';
 import { expect } from 'chai';
+import * as semver from 'semver';
 import { z } from 'zod';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { installedVersion } from '../helpers/installed-version';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
@@ -28,6 +30,8 @@ interface LlamaIndex {
   workflow: typeof Workflow;
   MockLLM: typeof Mock.MockLLM;
   tool: typeof Tools.tool;
+  /** Whether MockLLM answers with the tool calls it is given (core 0.6.22 on). */
+  mockCallsTools: boolean;
 }
 
 function loadLlamaIndex(from: NodeJS.Require): LlamaIndex {
@@ -35,20 +39,33 @@ function loadLlamaIndex(from: NodeJS.Require): LlamaIndex {
     workflow: from('@llamaindex/workflow'),
     MockLLM: (from('@llamaindex/core/llms/mock') as typeof Mock).MockLLM,
     tool: (from('@llamaindex/core/tools') as typeof Tools).tool,
+    mockCallsTools: semver.gte(installedVersion(from, '@llamaindex/core/llms/mock'), '0.6.22'),
   };
 }
 
-/** The framework's MockLLM, calling the scripted tools on its first turn and answering after. */
-function scriptedLlm({ MockLLM }: LlamaIndex, calls: ToolCall[]) {
+/**
+ * The framework's MockLLM, calling the scripted tools on its first turn and answering after. The
+ * MockLLM of cores before 0.6.22 (which the version matrix runs too) cannot call tools: there the
+ * first turn is the chunk later MockLLMs stream for the calls.
+ */
+function scriptedLlm({ MockLLM, mockCallsTools }: LlamaIndex, calls: ToolCall[]) {
   const seen: unknown[] = [];
   class ScriptedLLM extends MockLLM {
     private turns = 0;
+    override supportToolCall = true;
     override chat(params: LLMChatParamsStreaming): Promise<AsyncIterable<ChatResponseChunk>>;
     override chat(params: LLMChatParamsNonStreaming): Promise<ChatResponse>;
     override chat(
       params: LLMChatParamsStreaming | LLMChatParamsNonStreaming,
     ): Promise<AsyncIterable<ChatResponseChunk> | ChatResponse> {
-      if (this.turns++ === 0) return super.chat(params as LLMChatParamsStreaming);
+      if (this.turns++ === 0) {
+        if (mockCallsTools || !params.stream) return super.chat(params as LLMChatParamsStreaming);
+        return Promise.resolve(
+          (async function* () {
+            yield { delta: '', raw: {}, options: { toolCall: calls } } as ChatResponseChunk;
+          })(),
+        );
+      }
       seen.push(params.messages.at(-1));
       return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
     }
@@ -178,22 +195,22 @@ describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {
 
   // The same instrumentation as above: each one made leaves module hooks behind that slow every
   // later require of the suite.
-  describe('@llamaindex/workflow 1.1.24 with core 0.6.22, the lowest supported', () => {
+  describe('@llamaindex/workflow 1.1.22 with core 0.6.20, the lowest supported', () => {
     let lowest: LlamaIndex;
     let lowestTools: BaseToolWithCall[];
 
     before(async function () {
       this.timeout(180_000);
       // The local package test-compat/llamaindex-lowest nests this copy under its own node_modules
-      // (an npm alias at the root could not: 1.1.24 pins core 0.6.22 as a peer). Installed under its
+      // (an npm alias at the root could not: 1.1.22 pins core 0.6.20 as a peer). Installed under its
       // real name, require-in-the-middle patches it like any app's copy, by its own version.
       // @llamaindex/env then warns that llamaindex was already imported: harmless here, each copy's
       // agents are built from its own tools and model.
       const root = dirname(load.resolve('llamaindex-lowest/package.json'));
       const versionOf = (name: string): string =>
         JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
-      expect(versionOf('@llamaindex/workflow')).to.equal('1.1.24');
-      expect(versionOf('@llamaindex/core')).to.equal('0.6.22');
+      expect(versionOf('@llamaindex/workflow')).to.equal('1.1.22');
+      expect(versionOf('@llamaindex/core')).to.equal('0.6.20');
       lowest = loadLlamaIndex(createRequire(join(root, 'package.json')));
       lowestTools = [fetchPathTool(lowest, () => bed.server.url)];
     });

@@ -10,7 +10,7 @@ import { noteOwnMethodFailures } from './shared/note-failures';
  * note the real error first.
  * `FunctionAgent` rejects a call of an unknown tool before any tool runs ("Tools not found").
  */
-const SUPPORTED = ['>=1.1.24 <2'];
+const SUPPORTED = ['>=1.1.22 <2'];
 
 interface AgentToolCall {
   agentName?: unknown;

@@ -22,7 +22,7 @@ import { noteFailures } from './shared/note-failures';
  * `paused`) or, for a call the run context records as rejected (`isToolApproved` is `false`), the
  * rejection text as its output (`denied`). Each such call gets a span of its own, from there.
  */
-const SUPPORTED = ['>=0.16.0 <0.21.0'];
+const SUPPORTED = ['>=0.4.10 <0.21.0'];
 
 interface FunctionToolLike {
   name?: unknown;
