@@ -32,8 +32,6 @@ class Delivery {
   lastAttempt: string | undefined;
   /** The last attempt was answered with success. */
   lastAttemptDelivered = false;
-  /** Requests sent and not answered yet. */
-  inFlight = 0;
   /** The destination as an outgoing HTTP request spells it; none for gRPC. */
   readonly requestKey: string | undefined;
 
@@ -106,35 +104,24 @@ function watchAttempts(): void {
       delivery.lastAttemptDelivered = problem === undefined;
     }
   };
-  const open = new WeakSet<ClientRequest>();
-  const settle = (request: ClientRequest) => {
-    if (!open.delete(request)) return;
-    for (const delivery of deliveriesOf(request)) delivery.inFlight--;
-  };
   const timedOut = new WeakSet<ClientRequest>();
   subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
-    const to = deliveriesOf(request);
-    if (to.length === 0) return;
-    open.add(request);
-    for (const delivery of to) delivery.inFlight++;
+    if (deliveriesOf(request).length === 0) return;
     // The exporter destroys a request past its timeout: the "socket hang up" that follows is ours.
     request.once('timeout', () => {
       timedOut.add(request);
       record(request, 'timed out');
     });
-    request.once('close', () => settle(request));
   });
   subscribe('http.client.response.finish', (message) => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
     const status = response.statusCode ?? 0;
     record(request, status >= 200 && status < 300 ? undefined : `HTTP ${status}`);
-    settle(request);
   });
   subscribe('http.client.request.error', (message) => {
     const { request, error } = message as { request: ClientRequest; error: Error & { code?: unknown } };
     if (!timedOut.has(request)) record(request, connectionProblem(error) ?? 'no answer');
-    settle(request);
   });
 }
 
@@ -225,14 +212,12 @@ export function queueDropCounter(api: typeof import('@opentelemetry/api'), expor
 }
 
 /**
- * True when every collector that still has exports to settle answered the last attempt with
- * success and has no request waiting for an answer: what is pending is a retry waiting its turn,
- * not a collector that is gone or silent.
+ * True when every collector that still has exports to settle answered its last attempt with
+ * success: it is there and working, what is pending is a retry waiting its turn or an answer on
+ * its way, not a collector that is gone or silent.
  */
 export function collectorsAnswering(): boolean {
-  return deliveries.every(
-    (delivery) => delivery.pending.size === 0 || (delivery.lastAttemptDelivered && delivery.inFlight === 0),
-  );
+  return deliveries.every((delivery) => delivery.pending.size === 0 || delivery.lastAttemptDelivered);
 }
 
 /** Counts a span given to the batch processor that feeds `exporter`. */
