@@ -30,10 +30,12 @@ class Delivery {
   dropped = 0;
   /** What went wrong with the last attempt: the collector's status, or the connection's error. */
   lastAttempt: string | undefined;
-  /** The last attempt was answered with success. */
-  lastAttemptDelivered = false;
+  /** The collector's last answer, to this signal or another, was a success. */
+  collectorAnswered = false;
   /** The destination as an outgoing HTTP request spells it; none for gRPC. */
   readonly requestKey: string | undefined;
+  /** Its scheme, host and port: the collector, which traces and metrics may share. */
+  readonly collectorKey: string | undefined;
 
   constructor(
     readonly signal: Signal,
@@ -41,6 +43,7 @@ class Delivery {
     readonly protocol: OtlpProtocol,
   ) {
     this.requestKey = protocol === 'grpc' ? undefined : urlKey(destination);
+    this.collectorKey = this.requestKey && originOf(this.requestKey);
   }
 
   lose(items: number, reason: string): void {
@@ -83,6 +86,11 @@ function urlKey(url: string): string | undefined {
   }
 }
 
+/** `http://host:port` of a URL key (which always has a path, `/` at least). */
+function originOf(key: string): string {
+  return key.slice(0, key.indexOf('/', key.indexOf('//') + 2));
+}
+
 let watching = false;
 
 /**
@@ -94,14 +102,19 @@ function watchAttempts(): void {
   if (watching) return;
   watching = true;
   /** The deliveries to where `request` goes (traces and metrics may share a URL). */
+  const keyOf = (request: ClientRequest) =>
+    `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
   const deliveriesOf = (request: ClientRequest) => {
-    const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
+    const key = keyOf(request);
     return deliveries.filter((delivery) => delivery.requestKey === key);
   };
   const record = (request: ClientRequest, problem: string | undefined) => {
-    for (const delivery of deliveriesOf(request)) {
-      delivery.lastAttempt = problem;
-      delivery.lastAttemptDelivered = problem === undefined;
+    const to = deliveriesOf(request);
+    for (const delivery of to) delivery.lastAttempt = problem;
+    if (to.length === 0) return;
+    const collector = originOf(keyOf(request));
+    for (const delivery of deliveries) {
+      if (delivery.collectorKey === collector) delivery.collectorAnswered = problem === undefined;
     }
   };
   const timedOut = new WeakSet<ClientRequest>();
@@ -212,12 +225,12 @@ export function queueDropCounter(api: typeof import('@opentelemetry/api'), expor
 }
 
 /**
- * True when every collector that still has exports to settle answered its last attempt with
- * success: it is there and working, what is pending is a retry waiting its turn or an answer on
- * its way, not a collector that is gone or silent.
+ * True when every collector that still has exports to settle answered its last attempt (of
+ * either signal) with success: it is there and working, and what is pending is a retry waiting
+ * its turn or an answer on its way, not a collector that is gone or silent.
  */
 export function collectorsAnswering(): boolean {
-  return deliveries.every((delivery) => delivery.pending.size === 0 || delivery.lastAttemptDelivered);
+  return deliveries.every((delivery) => delivery.pending.size === 0 || delivery.collectorAnswered);
 }
 
 /** Counts a span given to the batch processor that feeds `exporter`. */

@@ -239,6 +239,15 @@ describe('the register delivers what OpenTelemetry would (collectors with a bad 
     });
   }
 
+  it('a collector that answered before and now takes 1.5 s: the exit waits past its bound for the last batch', async () => {
+    receiver = await startOtlpJsonReceiver();
+    receiver.setResponseDelay(1_500);
+    const run = await runService({ flag: '--require', bundles, endpoint: receiver.endpoint });
+    expect([run.code, run.stderr]).to.deep.equal([0, '']);
+    expect(deliveredCalls(receiver)).to.deep.equal(everyCall());
+    expect(run.exitMs).to.be.within(1_500 - 100, 1_500 + EXIT_MARGIN_MS);
+  });
+
   it('gRPC, nothing listens: refused exports are counted the same way, and the exit is not held', async () => {
     const endpoint = `http://127.0.0.1:${await refusedPort()}`;
     const run = await runService({
