@@ -282,19 +282,22 @@ function lossSummary(): string {
   return parts.join('; ');
 }
 
-/** What to do about the reasons given; `exitTimeoutMillis` only once the exit waited. */
-function hints(exitTimeoutMillis?: number): string {
+/**
+ * What to do about the reasons given: `exitTimeoutMillis` when the exit waited that long, `null`
+ * when the app ended with `process.exit()` before the register could flush, none while it runs.
+ */
+function hints(exitTimeoutMillis?: number | null): string {
   const reasons = deliveries.flatMap((delivery) => [...delivery.lost.keys()]).join(' ');
   const hints: string[] = [];
   if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|gRPC UNAVAILABLE/.test(reasons)) {
     hints.push('Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.');
   }
-  if (/still queued at exit/.test(reasons)) {
+  if (exitTimeoutMillis === null && /at exit/.test(reasons)) {
     hints.push(
       'The app called process.exit(): set process.exitCode instead, and the register flushes first.',
     );
   }
-  if (exitTimeoutMillis !== undefined && /(unanswered|still retrying) at exit/.test(reasons)) {
+  if (typeof exitTimeoutMillis === 'number' && /(unanswered|still retrying) at exit/.test(reasons)) {
     hints.push(`OTEL_TOOL_ERRORS_EXIT_TIMEOUT sets how long the exit waits (${exitTimeoutMillis} ms).`);
   }
   if (/queue was full/.test(reasons)) hints.push('OTEL_BSP_MAX_QUEUE_SIZE sets the queue for bursts.');
@@ -327,8 +330,9 @@ export function exitStarted(): void {
 /**
  * Says on stderr how much telemetry was not delivered and why, counting what is still unsettled
  * as lost: nothing when all of it arrived, and after a line while the app ran, only if more was lost.
+ * `exitTimeoutMillis` is how long the exit waited, `null` if the app left no time (`process.exit()`).
  */
-export function reportAtExit(exitTimeoutMillis: number): void {
+export function reportAtExit(exitTimeoutMillis: number | null): void {
   exiting = true;
   giveUpPending();
   const lost = totalLost();

@@ -68,5 +68,5 @@ export function shutdownOnExit(
     });
   }
   // process.exit() from the app: no time to flush, but what was lost is still said.
-  process.once('exit', () => reportAtExit(exitTimeoutMillis));
+  process.once('exit', () => reportAtExit(shuttingDown ? exitTimeoutMillis : null));
 }
