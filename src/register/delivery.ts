@@ -28,6 +28,8 @@ class Delivery {
   queued = 0;
   /** Spans a full queue dropped before they reached the exporter. */
   dropped = 0;
+  /** Spans that ended once the exit began, which the processor no longer takes. */
+  endedLate = 0;
   /** What went wrong with the last attempt: the collector's status, or the connection's error. */
   lastAttempt: string | undefined;
   /** The collector's last answer, to this signal or another, was a success. */
@@ -236,8 +238,14 @@ export function collectorsAnswering(): boolean {
 /** Counts a span given to the batch processor that feeds `exporter`. */
 export function spanQueued(exporter: object): void {
   const delivery = deliveryFor.get(exporter);
-  // The processor takes no span once the exit began.
-  if (delivery && !exiting) delivery.queued++;
+  if (!delivery) return;
+  if (!exiting) {
+    delivery.queued++;
+    return;
+  }
+  // The processor takes no span once the exit began (a signal listener of the app's, say).
+  delivery.endedLate++;
+  delivery.lose(1, 'ended after the exit began');
 }
 
 /**
@@ -275,8 +283,11 @@ function lossSummary(): string {
     if (lost === 0) continue;
     const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
     const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    // Spans dropped from a full queue, or still in it, never reached the exporter.
-    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped), unit);
+    // Spans dropped from a full queue, still in it, or too late for it never reached the exporter.
+    const total = plural(
+      Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate,
+      unit,
+    );
     parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
   }
   return parts.join('; ');
