@@ -169,10 +169,6 @@ function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | unde
   return (error?.message ?? 'export failed').slice(0, 80);
 }
 
-function itemCount(items: unknown): number {
-  return Array.isArray(items) ? items.length : 1;
-}
-
 /**
  * Follows each export of `exporter` to its end and counts what was not delivered, by reason.
  * The exporter itself retries as OpenTelemetry's do; a failed result is what is left after that.
@@ -189,7 +185,8 @@ export function followingDelivery<E extends Exporter<any>>(
   if (protocol !== 'grpc') watchAttempts();
   const exportItems = exporter.export.bind(exporter);
   exporter.export = (items, done) => {
-    const pending = { items: itemCount(items) };
+    // Spans come as an array, metrics as one collection.
+    const pending = { items: Array.isArray(items) ? items.length : 1 };
     delivery.handed += pending.items;
     delivery.pending.add(pending);
     exportItems(items, (result) => {
@@ -265,10 +262,6 @@ function giveUpPending(): void {
   }
 }
 
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
-
 function totalLost(): number {
   return deliveries.reduce((total, delivery) => total + delivery.lostCount(), 0);
 }
@@ -282,12 +275,10 @@ function lossSummary(): string {
     const lost = delivery.lostCount();
     if (lost === 0) continue;
     const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
+    const plural = (count: number) => `${count} ${unit}${count === 1 ? '' : 's'}`;
     const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
     // Spans dropped from a full queue, still in it, or too late for it never reached the exporter.
-    const total = plural(
-      Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate,
-      unit,
-    );
+    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate);
     parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
   }
   return parts.join('; ');

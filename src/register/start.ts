@@ -1,6 +1,6 @@
-import { otlpDestination } from './delivery';
+import { watchForAnotherProvider } from './another-provider';
 import { loadPackage } from './load';
-import { readRegisterSettings, type RegisterSettings } from './settings';
+import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
 import { warnUser } from './stderr';
 import type { Telemetry } from './telemetry';
@@ -14,34 +14,6 @@ function tracerProviderRegistered(): boolean {
   // The api hands out a ProxyTracerProvider that has a delegate only once an SDK registered.
   if (typeof provider.getDelegateTracer !== 'function') return true;
   return provider.getDelegateTracer('otel-tool-errors') !== undefined;
-}
-
-/**
- * Tells the user once when the app registers a tracer provider of its own after the register did
- * (its NodeSDK's `start()`, a provider's `register()`): the api keeps the first one, so the app's
- * exporters get nothing. Handing the app's provider the spans too would mean reading its private
- * processors, which no version promises; saying so is what can be done reliably.
- */
-function watchForAnotherProvider(settings: RegisterSettings): void {
-  const { trace } = loadPackage<typeof import('@opentelemetry/api')>('@opentelemetry/api', 'the register');
-  const setGlobal = trace.setGlobalTracerProvider.bind(trace);
-  let told = false;
-  trace.setGlobalTracerProvider = (provider) => {
-    const registered = setGlobal(provider);
-    if (!registered && !told) {
-      told = true;
-      const exporting = settings.traces.exporters.includes('otlp')
-        ? `to ${otlpDestination('traces', settings.traces.protocol)}`
-        : `to ${settings.traces.exporters.join(' and ') || 'no exporter'} (OTEL_TRACES_EXPORTER)`;
-      warnUser(
-        "the app registered its own OpenTelemetry tracer provider after the register's; it receives no spans: " +
-          `they go where the register exports them, ${exporting}. Either configure the register with the OTEL_* ` +
-          'variables and drop the SDK from the app, or run the app without the register and add ' +
-          'ToolErrorSpanProcessor, ToolMetricsSpanProcessor and ToolInstrumentation to its SDK.',
-      );
-    }
-    return registered;
-  };
 }
 
 export interface StartOptions {
