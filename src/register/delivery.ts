@@ -28,14 +28,16 @@ class Delivery {
   queued = 0;
   /** Spans a full queue dropped before they reached the exporter. */
   dropped = 0;
+  /** Spans that ended once the exit began, which the processor no longer takes. */
+  endedLate = 0;
   /** What went wrong with the last attempt: the collector's status, or the connection's error. */
   lastAttempt: string | undefined;
-  /** The last attempt was answered with success. */
-  lastAttemptDelivered = false;
-  /** Requests sent and not answered yet. */
-  inFlight = 0;
+  /** The collector's last answer, to this signal or another, was a success. */
+  collectorAnswered = false;
   /** The destination as an outgoing HTTP request spells it; none for gRPC. */
   readonly requestKey: string | undefined;
+  /** Its scheme, host and port: the collector, which traces and metrics may share. */
+  readonly collectorKey: string | undefined;
 
   constructor(
     readonly signal: Signal,
@@ -43,6 +45,7 @@ class Delivery {
     readonly protocol: OtlpProtocol,
   ) {
     this.requestKey = protocol === 'grpc' ? undefined : urlKey(destination);
+    this.collectorKey = this.requestKey && originOf(this.requestKey);
   }
 
   lose(items: number, reason: string): void {
@@ -85,6 +88,11 @@ function urlKey(url: string): string | undefined {
   }
 }
 
+/** `http://host:port` of a URL key (which always has a path, `/` at least). */
+function originOf(key: string): string {
+  return key.slice(0, key.indexOf('/', key.indexOf('//') + 2));
+}
+
 let watching = false;
 
 /**
@@ -96,45 +104,39 @@ function watchAttempts(): void {
   if (watching) return;
   watching = true;
   /** The deliveries to where `request` goes (traces and metrics may share a URL). */
+  const keyOf = (request: ClientRequest) =>
+    `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
   const deliveriesOf = (request: ClientRequest) => {
-    const key = `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
+    const key = keyOf(request);
     return deliveries.filter((delivery) => delivery.requestKey === key);
   };
   const record = (request: ClientRequest, problem: string | undefined) => {
-    for (const delivery of deliveriesOf(request)) {
-      delivery.lastAttempt = problem;
-      delivery.lastAttemptDelivered = problem === undefined;
+    const to = deliveriesOf(request);
+    for (const delivery of to) delivery.lastAttempt = problem;
+    if (to.length === 0) return;
+    const collector = originOf(keyOf(request));
+    for (const delivery of deliveries) {
+      if (delivery.collectorKey === collector) delivery.collectorAnswered = problem === undefined;
     }
-  };
-  const open = new WeakSet<ClientRequest>();
-  const settle = (request: ClientRequest) => {
-    if (!open.delete(request)) return;
-    for (const delivery of deliveriesOf(request)) delivery.inFlight--;
   };
   const timedOut = new WeakSet<ClientRequest>();
   subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
-    const to = deliveriesOf(request);
-    if (to.length === 0) return;
-    open.add(request);
-    for (const delivery of to) delivery.inFlight++;
+    if (deliveriesOf(request).length === 0) return;
     // The exporter destroys a request past its timeout: the "socket hang up" that follows is ours.
     request.once('timeout', () => {
       timedOut.add(request);
       record(request, 'timed out');
     });
-    request.once('close', () => settle(request));
   });
   subscribe('http.client.response.finish', (message) => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
     const status = response.statusCode ?? 0;
     record(request, status >= 200 && status < 300 ? undefined : `HTTP ${status}`);
-    settle(request);
   });
   subscribe('http.client.request.error', (message) => {
     const { request, error } = message as { request: ClientRequest; error: Error & { code?: unknown } };
     if (!timedOut.has(request)) record(request, connectionProblem(error) ?? 'no answer');
-    settle(request);
   });
 }
 
@@ -167,10 +169,6 @@ function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | unde
   return (error?.message ?? 'export failed').slice(0, 80);
 }
 
-function itemCount(items: unknown): number {
-  return Array.isArray(items) ? items.length : 1;
-}
-
 /**
  * Follows each export of `exporter` to its end and counts what was not delivered, by reason.
  * The exporter itself retries as OpenTelemetry's do; a failed result is what is left after that.
@@ -187,7 +185,8 @@ export function followingDelivery<E extends Exporter<any>>(
   if (protocol !== 'grpc') watchAttempts();
   const exportItems = exporter.export.bind(exporter);
   exporter.export = (items, done) => {
-    const pending = { items: itemCount(items) };
+    // Spans come as an array, metrics as one collection.
+    const pending = { items: Array.isArray(items) ? items.length : 1 };
     delivery.handed += pending.items;
     delivery.pending.add(pending);
     exportItems(items, (result) => {
@@ -225,21 +224,25 @@ export function queueDropCounter(api: typeof import('@opentelemetry/api'), expor
 }
 
 /**
- * True when every collector that still has exports to settle answered the last attempt with
- * success and has no request waiting for an answer: what is pending is a retry waiting its turn,
- * not a collector that is gone or silent.
+ * True when every collector that still has exports to settle answered its last attempt (of
+ * either signal) with success: it is there and working, and what is pending is a retry waiting
+ * its turn or an answer on its way, not a collector that is gone or silent.
  */
 export function collectorsAnswering(): boolean {
-  return deliveries.every(
-    (delivery) => delivery.pending.size === 0 || (delivery.lastAttemptDelivered && delivery.inFlight === 0),
-  );
+  return deliveries.every((delivery) => delivery.pending.size === 0 || delivery.collectorAnswered);
 }
 
 /** Counts a span given to the batch processor that feeds `exporter`. */
 export function spanQueued(exporter: object): void {
   const delivery = deliveryFor.get(exporter);
-  // The processor takes no span once the exit began.
-  if (delivery && !exiting) delivery.queued++;
+  if (!delivery) return;
+  if (!exiting) {
+    delivery.queued++;
+    return;
+  }
+  // The processor takes no span once the exit began (a signal listener of the app's, say).
+  delivery.endedLate++;
+  delivery.lose(1, 'ended after the exit began');
 }
 
 /**
@@ -259,10 +262,6 @@ function giveUpPending(): void {
   }
 }
 
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
-
 function totalLost(): number {
   return deliveries.reduce((total, delivery) => total + delivery.lostCount(), 0);
 }
@@ -276,27 +275,31 @@ function lossSummary(): string {
     const lost = delivery.lostCount();
     if (lost === 0) continue;
     const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
+    const plural = (count: number) => `${count} ${unit}${count === 1 ? '' : 's'}`;
     const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    // Spans dropped from a full queue, or still in it, never reached the exporter.
-    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped), unit);
+    // Spans dropped from a full queue, still in it, or too late for it never reached the exporter.
+    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate);
     parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
   }
   return parts.join('; ');
 }
 
-/** What to do about the reasons given; `exitTimeoutMillis` only once the exit waited. */
-function hints(exitTimeoutMillis?: number): string {
+/**
+ * What to do about the reasons given: `exitTimeoutMillis` when the exit waited that long, `null`
+ * when the app ended with `process.exit()` before the register could flush, none while it runs.
+ */
+function hints(exitTimeoutMillis?: number | null): string {
   const reasons = deliveries.flatMap((delivery) => [...delivery.lost.keys()]).join(' ');
   const hints: string[] = [];
   if (/refused|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|gRPC UNAVAILABLE/.test(reasons)) {
     hints.push('Is the collector running? Set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens.');
   }
-  if (/still queued at exit/.test(reasons)) {
+  if (exitTimeoutMillis === null && /at exit/.test(reasons)) {
     hints.push(
       'The app called process.exit(): set process.exitCode instead, and the register flushes first.',
     );
   }
-  if (exitTimeoutMillis !== undefined && /(unanswered|still retrying) at exit/.test(reasons)) {
+  if (typeof exitTimeoutMillis === 'number' && /(unanswered|still retrying) at exit/.test(reasons)) {
     hints.push(`OTEL_TOOL_ERRORS_EXIT_TIMEOUT sets how long the exit waits (${exitTimeoutMillis} ms).`);
   }
   if (/queue was full/.test(reasons)) hints.push('OTEL_BSP_MAX_QUEUE_SIZE sets the queue for bursts.');
@@ -329,8 +332,9 @@ export function exitStarted(): void {
 /**
  * Says on stderr how much telemetry was not delivered and why, counting what is still unsettled
  * as lost: nothing when all of it arrived, and after a line while the app ran, only if more was lost.
+ * `exitTimeoutMillis` is how long the exit waited, `null` if the app left no time (`process.exit()`).
  */
-export function reportAtExit(exitTimeoutMillis: number): void {
+export function reportAtExit(exitTimeoutMillis: number | null): void {
   exiting = true;
   giveUpPending();
   const lost = totalLost();

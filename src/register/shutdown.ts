@@ -17,7 +17,7 @@ function within(done: Promise<unknown>, millis: number): Promise<boolean> {
 /**
  * Shuts telemetry down; resolves false if it did not finish in time (and stops waiting). A
  * collector that does not answer gets `exitTimeoutMillis`; one whose last answer was a success
- * gets the time the exporters' own retries need, up to their export timeout.
+ * (slow, or with a retry waiting its turn) gets what its exports need, up to the export timeout.
  */
 async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportTimeoutMillis: number) {
   const started = Date.now();
@@ -28,10 +28,11 @@ async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportT
 }
 
 /**
- * Flushes and shuts telemetry down when the event loop empties (`beforeExit`) or on SIGTERM/SIGINT.
- * Exports during the run keep the exporters' own timeout and retries; only the exit is bounded: a
- * collector that does not answer holds it `exitTimeoutMillis` (OTEL_TOOL_ERRORS_EXIT_TIMEOUT) at
- * most, one that answers until its exporter's retries are done. Past that the process exits with
+ * Flushes and shuts telemetry down when the event loop empties (`beforeExit`; the exporters' sockets
+ * and timers do not hold it, see exporter-handles.ts) or on SIGTERM/SIGINT. Exports during the run
+ * keep the exporters' own timeout and retries; only the exit is bounded: a collector that does not
+ * answer holds it `exitTimeoutMillis` (OTEL_TOOL_ERRORS_EXIT_TIMEOUT) at most, one that answers
+ * until its exports are done, up to the export timeout. Past that the process exits with
  * the code it had (a pending retry would otherwise hold it open), and one line says how much
  * telemetry was not delivered, and why.
  *
@@ -68,5 +69,5 @@ export function shutdownOnExit(
     });
   }
   // process.exit() from the app: no time to flush, but what was lost is still said.
-  process.once('exit', () => reportAtExit(exitTimeoutMillis));
+  process.once('exit', () => reportAtExit(shuttingDown ? exitTimeoutMillis : null));
 }

@@ -1,8 +1,7 @@
-import { otlpDestination } from './delivery';
+import { watchForAnotherProvider } from './another-provider';
 import { loadPackage } from './load';
-import { readRegisterSettings, type RegisterSettings } from './settings';
+import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
-import { logger } from '../logger';
 import { warnUser } from './stderr';
 import type { Telemetry } from './telemetry';
 
@@ -15,57 +14,6 @@ function tracerProviderRegistered(): boolean {
   // The api hands out a ProxyTracerProvider that has a delegate only once an SDK registered.
   if (typeof provider.getDelegateTracer !== 'function') return true;
   return provider.getDelegateTracer('otel-tool-errors') !== undefined;
-}
-
-/**
- * Tells the user once when the app registers a tracer provider of its own after the register did
- * (its NodeSDK's `start()`, a provider's `register()`): the api keeps the first one, so the app's
- * exporters get nothing. Handing the app's provider the spans too would mean reading its private
- * processors, which no version promises; saying so is what can be done reliably.
- */
-function watchForAnotherProvider(settings: RegisterSettings): void {
-  const { trace } = loadPackage<typeof import('@opentelemetry/api')>('@opentelemetry/api', 'the register');
-  const setGlobal = trace.setGlobalTracerProvider.bind(trace);
-  let told = false;
-  const watched: typeof trace.setGlobalTracerProvider = (provider) => {
-    const registered = setGlobal(provider);
-    if (!registered && !told && startedByDependency(watched)) {
-      logger.debug('a dependency started its own tracer provider; its spans go through the register instead');
-    } else if (!registered && !told) {
-      told = true;
-      const exporting = settings.traces.exporters.includes('otlp')
-        ? `to ${otlpDestination('traces', settings.traces.protocol)}`
-        : `to ${settings.traces.exporters.join(' and ') || 'no exporter'} (OTEL_TRACES_EXPORTER)`;
-      warnUser(
-        "the app registered its own OpenTelemetry tracer provider after the register's; it receives no spans: " +
-          `they go where the register exports them, ${exporting}. Either configure the register with the OTEL_* ` +
-          'variables and drop the SDK from the app, or run the app without the register and add ' +
-          'ToolErrorSpanProcessor, ToolMetricsSpanProcessor and ToolInstrumentation to its SDK.',
-      );
-    }
-    return registered;
-  };
-  trace.setGlobalTracerProvider = watched;
-}
-
-/**
- * Whether the provider being registered was started by a dependency (Genkit starts a NodeSDK of
- * its own on first use) rather than by the app: the first caller on the stack outside
- * OpenTelemetry's packages and this one lies in node_modules. Its spans reach the register's
- * pipeline, which is what the app asked for, so there is nothing to tell.
- */
-function startedByDependency(watched: (...args: never[]) => unknown): boolean {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 30;
-  const holder: { stack?: string } = {};
-  // The stack from the caller of the watched setter down.
-  Error.captureStackTrace(holder, watched);
-  Error.stackTraceLimit = limit;
-  for (const frame of (holder.stack ?? '').split('\n').slice(1)) {
-    if (/node:internal|\/node_modules\/@opentelemetry\//.test(frame)) continue;
-    return frame.includes('/node_modules/');
-  }
-  return false;
 }
 
 export interface StartOptions {

@@ -209,6 +209,26 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(toolSpan(bed.receiver.spans(), 'slow_report').statusCode).to.equal(2);
   });
 
+  it("SIGTERM: a span the app's own listener ends once the exit began is counted as lost, not dropped silently", async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'sigterm.cjs',
+      env: {
+        ...exportingEnv(),
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+        APP_HANDLES_SIGTERM: '1',
+        APP_SPAN_IN_HANDLER: '1',
+      },
+      onOutput: { text: 'span-ended', then: (pid) => process.kill(pid, 'SIGTERM') },
+    });
+    expect([result.code, result.signal]).to.deep.equal([0, null]);
+    expect(toolSpan(bed.receiver.spans(), 'slow_report').statusCode).to.equal(2);
+    expect(result.stderr.trim().split('\n')).to.deep.equal([
+      `otel-tool-errors/register: telemetry lost: 1 of 2 spans to ${bed.receiver.endpoint}/v1/traces not delivered ` +
+        '(1 ended after the exit began).',
+    ]);
+  });
+
   // The exporters retry as OpenTelemetry's do, for up to 10 s; the exit waits for them at most
   // OTEL_TOOL_ERRORS_EXIT_TIMEOUT (1 s), then says once how much was lost and why.
   const unreachableCollectors: [string, () => Promise<Record<string, string>>, string][] = [
