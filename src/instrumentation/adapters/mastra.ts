@@ -78,6 +78,7 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
     const traced = function (this: unknown, ...args: unknown[]) {
       const [input, executionContext] = args as [unknown, ExecutionContext | undefined];
       const suspension = { called: false };
+      const suspended = () => (suspension.called ? ('paused' as const) : undefined);
       const watched = watchSuspend(executionContext, suspension);
       const callArgs = watched === executionContext ? args : [input, watched, ...args.slice(2)];
       return ctx.traceToolCall(
@@ -89,7 +90,8 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
           args: input,
         },
         () => execute!.apply(this, callArgs),
-        { haltOfResult: () => (suspension.called ? 'paused' : undefined) },
+        // Mastra's eager tool execution throws once `suspend` is called (EagerToolExecutionNotRun).
+        { haltOfResult: suspended, haltOfError: suspended },
       );
     };
     Object.defineProperty(traced, 'name', { value: execute!.name, configurable: true });
