@@ -32,7 +32,7 @@ type Fit = 'tested' | 'newer' | 'unknown version' | 'another adapter' | 'outside
 export interface FoundRelease {
   readonly point: PatchPoint;
   readonly version: string | undefined;
-  fit: Fit;
+  readonly fit: Fit;
   /** Set when the release is left alone: why, as the user is told. */
   leftAlone?: string;
   /** Takes off what was patched of this release, should a later file turn out not to match. */
