@@ -1,20 +1,26 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** The README's TypeScript examples, each compiled as its own module against the sources. */
+/** The TypeScript examples of the README and docs/, each compiled as its own module against the sources. */
 function readmeExamples(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  const text = pages.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
   // The "Adding a framework" example is an adapter file, importing its contract as adapters do.
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
     match[1]!.replace("from './adapter'", "from './src/instrumentation/adapters/adapter'"),
   );
 }
 
-describe('README examples', () => {
+describe('README and docs/ examples', () => {
   it('every TypeScript example compiles against the public API', function () {
     this.timeout(120_000);
     const examples = readmeExamples();
