@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { logger } from '../logger';
 import { appDirectory, packageDirectoryFrom } from './esm-set-up';
 import { patches, type FrameworkSupport, type PatchPoint } from './framework-support';
 import { checkLater } from './later-check';
+import { manifestAbove, manifestIn, versionOf } from './package-manifest';
 
 /**
  * What an instrumentation did with the frameworks of the app, once the app has loaded them (see
@@ -35,7 +36,7 @@ function checkPatchedFiles(support: FrameworkSupport, point: PatchPoint): void {
   if (!point.files) return;
   const dir = loadedPackageDirectory(point.name) ?? dependencyDirectory(point.name);
   if (dir === undefined) return;
-  const version = versionIn(dir);
+  const version = versionOf(manifestIn(dir));
   if (!patches(support.fit(point, version))) return;
   for (const builds of point.files) {
     const files = builds.map((file) => file.slice(point.name.length + 1));
@@ -93,32 +94,9 @@ function dependencyDirectory(name: string): string | undefined {
   const entry = process.argv[1];
   if (!entry) return undefined;
   const from = appDirectory(entry);
-  const manifest = nearestManifest(from);
-  if (!manifest) return undefined;
+  const manifest = manifestAbove(from, () => true);
   const sections = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
-  if (!sections.some((section) => typeof manifest[section]?.[name] === 'string')) return undefined;
+  const names = (section: string) => manifest?.[section] as Record<string, unknown> | undefined;
+  if (!sections.some((section) => typeof names(section)?.[name] === 'string')) return undefined;
   return packageDirectoryFrom(from, name);
-}
-
-type Manifest = Record<string, Record<string, unknown> | undefined>;
-
-function nearestManifest(from: string): Manifest | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) return readJson(file) as Manifest | undefined;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-function versionIn(dir: string): string | undefined {
-  const version = (readJson(join(dir, 'package.json')) as { version?: unknown } | undefined)?.version;
-  return typeof version === 'string' ? version : undefined;
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }

@@ -3,11 +3,11 @@ import {
   InstrumentationNodeModuleDefinition,
   InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { logger } from '../../logger';
 import { isPatched, type FrameworkSupport, type PatchPoint } from '../framework-support';
 import { watchLoadedFile } from '../loaded-file-watch';
+import { manifestAbove, versionOf } from '../package-manifest';
 import { OwnWrappers } from '../own-wrappers';
 import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
@@ -168,15 +168,7 @@ function shapeOf({ prototypes = {}, functions = {} }: ExportWrappers): ExportSha
 
 /** The version of package `name` that `filename` belongs to: the nearest package.json of that name. */
 function versionAbove(filename: string, name: string): string | undefined {
-  for (let dir = dirname(filename); dirname(dir) !== dir; dir = dirname(dir)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-      if (manifest.name === name && typeof manifest.version === 'string') return manifest.version;
-    } catch {
-      // No package.json here: look further up.
-    }
-  }
-  return undefined;
+  return versionOf(manifestAbove(dirname(filename), (manifest) => manifest.name === name));
 }
 
 /** The fields the span records: ids and descriptions only when they are strings with content. */
