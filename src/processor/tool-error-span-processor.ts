@@ -144,9 +144,10 @@ export class ToolErrorSpanProcessor {
   }
 
   private markEnded(span: ReadableSpanLike): void {
+    // Only tool spans are written: no writable view for the others.
+    if (recognizeToolSpan(span, this.isToolSpan) === undefined) return;
     const writable = writableEndedSpan(span);
     if (writable) return this.mark(writable);
-    if (recognizeToolSpan(span, this.isToolSpan) === undefined) return;
     this.marksAtEnd = false;
     this.openToolSpans.clear();
     tellUser(
