@@ -80,9 +80,11 @@ function linkApi(nodeModules) {
     const path = join(nodeModules, entry);
     if (entry === '@opentelemetry') {
       const copy = join(path, 'api');
+      // A link left by another checkout (a cached install reused from another path) may dangle.
+      const found = lstatSync(copy, { throwIfNoEntry: false });
       if (
-        existsSync(copy) &&
-        !(lstatSync(copy).isSymbolicLink() && realpathSync(copy) === realpathSync(api))
+        found &&
+        !(found.isSymbolicLink() && existsSync(copy) && realpathSync(copy) === realpathSync(api))
       ) {
         rmSync(copy, { recursive: true, force: true });
         symlinkSync(api, copy, 'dir');
