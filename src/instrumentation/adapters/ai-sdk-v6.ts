@@ -103,12 +103,12 @@ function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
     ...tool,
     execute(this: unknown, ...args: unknown[]) {
       if (!ctx.isEnabled()) return execute.apply(tool, args);
-      const [input, options] = args as [unknown, { toolCallId?: unknown } | undefined];
+      const [input, options] = args as [unknown, { toolCallId?: unknown; abortSignal?: unknown } | undefined];
       return ctx.traceToolCall(
         { name, callId: options?.toolCallId, description: tool.description, type: 'function', args: input },
         () => execute.apply(tool, args),
         // Only the SDK sees these tools, and it awaits every execute it starts.
-        { frameworkHandlesResult: true },
+        { frameworkHandlesResult: true, callerSignal: options?.abortSignal },
       );
     },
   };
