@@ -10,7 +10,7 @@ import { expectExecuteToolSpan, underAgentSpan } from '../../helpers/agent-span'
 import { useAdapterTestBed } from '../../helpers/test-bed';
 import { errorOf, executedFailure, unexecutedFailure } from '../../helpers/tool-failures';
 import { startApiServer, type ApiServer } from './api-server';
-import { CLIENT_TIMEOUT_MS, installedVersion } from './corpus';
+import { CLIENT_TIMEOUT_MS, installedVersion, thrownBy } from './corpus';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
 const load = createRequire(__filename);
@@ -162,6 +162,60 @@ describe(`classifier corpus through the AI SDK ${installedVersion('ai')}: a clie
     expect(await toolError('stated_cancel', LONG_MS, { abortSignal: signal })).to.deep.equal(
       unexecutedFailure('canceled', 'canceled'),
     );
+  });
+
+  // Why the error alone cannot tell (the classifier corpus's known misses): the client's timeout
+  // and a caller's cancel throw the same object, down to the client's stack frames.
+  describe('the error alone: the same for a timeout and a cancel', () => {
+    const gemini = (timeout: number, abortSignal?: AbortSignal) =>
+      new GoogleGenAI({
+        apiKey: 'test-key',
+        httpOptions: { baseUrl: api.url, timeout, retryOptions: { attempts: 1 } },
+      }).models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi', config: { abortSignal } });
+    const blob = (abortSignal: AbortSignal) =>
+      new BlobServiceClient(`${api.url}/corpusaccount`, undefined, { retryOptions: { maxTries: 1 } })
+        .getContainerClient('corpus')
+        .getBlobClient('k')
+        .download(0, undefined, { abortSignal });
+
+    /**
+     * What a classifier could read: class, own properties, cause, and the client's stack frames.
+     * Past those, a stack shows only who called `abort()` (Node's timer, or the app's code).
+     */
+    function evidence(err: unknown) {
+      const e = err as Error & Record<string, unknown>;
+      const own = Object.fromEntries(Object.getOwnPropertyNames(e).map((key) => [key, e[key]]));
+      delete own.stack;
+      const frames = String(e.stack)
+        .split('\n')
+        .slice(1)
+        .filter((frame) => frame.includes('/node_modules/'));
+      return {
+        class: e.constructor?.name,
+        name: e.name,
+        message: e.message,
+        code: e.code,
+        cause: e.cause,
+        own,
+        frames,
+      };
+    }
+
+    it('@google/genai: httpOptions.timeout and a caller abort()', async () => {
+      const timedOut = await thrownBy(() => gemini(CLIENT_TIMEOUT_MS));
+      const canceledError = await thrownBy(() => gemini(LONG_MS, canceledAfter(CLIENT_TIMEOUT_MS)));
+      expect(evidence(timedOut)).to.deep.equal(evidence(canceledError));
+      expect(evidence(timedOut).frames).to.have.length.above(0);
+      expect(evidence(timedOut)).to.include({ class: 'DOMException', name: 'AbortError', cause: undefined });
+    });
+
+    it('@azure/storage-blob: AbortSignal.timeout() and a caller abort()', async () => {
+      const timedOut = await thrownBy(() => blob(AbortSignal.timeout(CLIENT_TIMEOUT_MS)));
+      const canceledError = await thrownBy(() => blob(canceledAfter(CLIENT_TIMEOUT_MS)));
+      expect(evidence(timedOut)).to.deep.equal(evidence(canceledError));
+      expect(evidence(timedOut).frames).to.have.length.above(0);
+      expect(evidence(timedOut)).to.include({ class: 'AbortError', name: 'AbortError', cause: undefined });
+    });
   });
 
   // Without a signal from its caller, a bare abort says nothing more: the tool span keeps `canceled`.
