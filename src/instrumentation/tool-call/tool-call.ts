@@ -18,6 +18,7 @@ import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } fr
 import { watchThenable } from './thenable-watch';
 import { haltOf, type HaltVerdict } from './halt-verdict';
 import type { ResultObserver } from './result-observer';
+import { readAbortAgainst } from './caller-signal';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
 
 /**
@@ -53,6 +54,8 @@ export interface ToolCallOptions {
   errorResultType?: string;
   /** The framework's span never gets an exception event from the framework (ADK): record ours on it. */
   recordExceptionOnFrameworkSpan?: boolean;
+  /** The abort signal the framework handed the tool, to tell its cancel from a timeout (caller-signal.ts). */
+  callerSignal?: unknown;
   /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
   onError?: (span: Span, err: unknown) => void;
   /**
@@ -243,7 +246,8 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
           ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
           : undefined;
       // A noted error is about to be swallowed: it marks the span whichever call noted it.
-      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
+      const classification = readAbortAgainst(classifyToolError(err), this.options.callerSignal);
+      this.mark(classification, hidden.length > 0 ? redacted : message, thrown);
       if (recordsException) {
         this.marks.exceptionRecorded = true;
         this.span.recordException(redactedException(err, hidden, redacted));
