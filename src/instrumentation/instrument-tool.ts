@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import { checkCaptureOptions } from './config';
 import type { InstrumentToolOptions, ToolCallInfo } from './types';
-import type { ToolCallOptions } from './tool-call/tool-call';
+import type { ToolCallOptions } from './tool-call/options';
 import { traceFunctionCall } from './tool-call/trace-tool-call';
 
 type ToolFunction = (...args: any[]) => unknown;

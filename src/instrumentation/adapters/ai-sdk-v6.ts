@@ -108,7 +108,7 @@ function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
         { name, callId: options?.toolCallId, description: tool.description, type: 'function', args: input },
         () => execute.apply(tool, args),
         // Only the SDK sees these tools, and it awaits every execute it starts.
-        { frameworkHandlesResult: true },
+        { outcome: 'awaited' },
       );
     },
   };

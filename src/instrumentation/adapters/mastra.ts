@@ -91,7 +91,7 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
         },
         () => execute!.apply(this, callArgs),
         // Mastra's eager tool execution throws once `suspend` is called (EagerToolExecutionNotRun).
-        { haltOfResult: suspended, haltOfError: suspended },
+        { halts: { returned: suspended, thrown: suspended } },
       );
     };
     Object.defineProperty(traced, 'name', { value: execute!.name, configurable: true });

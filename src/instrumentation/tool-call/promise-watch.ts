@@ -56,7 +56,7 @@ export function observeWhenCallerDoes(promise: Promise<unknown>, observer: Resul
 export function observeNow(promise: PromiseLike<unknown>, observer: ResultObserver): void {
   promise.then(
     (value) => observer.resolved(value),
-    (err: unknown) => observer.fail(err),
+    (err: unknown) => observer.failed(err),
   );
 }
 
@@ -118,7 +118,7 @@ function sweep(): void {
     stopWaiting(promise);
     for (const observer of observers) {
       if (state === 'fulfilled') observeNow(promise, observer);
-      else observer.failUnobserved();
+      else observer.failedUnobserved();
     }
   }
   if (waitingCount <= 0) stopAllHooks();
