@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import { checkCaptureOptions } from './config';
+import { withNameAndLength } from './name-and-length';
 import type { InstrumentToolOptions, ToolCallInfo } from './types';
 import type { ToolCallOptions } from './tool-call/options';
 import { traceFunctionCall } from './tool-call/trace-tool-call';
@@ -58,8 +59,7 @@ export function instrumentTool<F extends ToolFunction>(
   // Same [[Prototype]] as `fn` (AsyncFunction, AsyncGeneratorFunction…): frameworks pick how to
   // run a tool by it, e.g. VoltAgent streams an `execute` whose constructor is AsyncGeneratorFunction.
   Object.setPrototypeOf(wrapped, Object.getPrototypeOf(fn));
-  Object.defineProperty(wrapped, 'length', { value: fn.length, configurable: true });
-  Object.defineProperty(wrapped, 'name', { value: fn.name, configurable: true });
+  withNameAndLength(wrapped, fn);
   if ('prototype' in fn && 'prototype' in wrapped)
     (wrapped as { prototype: unknown }).prototype = (fn as { prototype: unknown }).prototype;
   for (const key of Reflect.ownKeys(fn)) {
