@@ -41,10 +41,7 @@ export const langchainAdapter: FrameworkAdapter = {
       },
     };
     return {
-      modules: [
-        ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]),
-        langGraph.files(ctx),
-      ],
+      modules: [ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]), langGraph.files(ctx)],
     };
   },
 };

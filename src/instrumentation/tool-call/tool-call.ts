@@ -38,7 +38,7 @@ import { watchThenable } from './thenable-watch';
  * `noted(err)` (recordToolError: an error the framework will swallow) marks the span while the call
  * is `started` or `pending`, and changes no state.
  */
-export type ToolCallState = 'started' | 'pending' | 'ended';
+type ToolCallState = 'started' | 'pending' | 'ended';
 
 /**
  * What a call settled with: a result (returned, resolved, or a stream's end), an error (thrown,
@@ -269,7 +269,10 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         this.span.recordException(redactedException(err, hidden, redacted));
       }
     } catch (e) {
-      logger.error(failsCall ? 'could not record the tool error' : 'could not record the noted tool error', e);
+      logger.error(
+        failsCall ? 'could not record the tool error' : 'could not record the noted tool error',
+        e,
+      );
     }
     return this.marks.classification;
   }
