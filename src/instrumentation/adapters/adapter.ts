@@ -15,6 +15,11 @@ export type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 export interface ToolCallFields extends Omit<ToolCallInfo, 'callId' | 'description'> {
   callId?: unknown;
   description?: unknown;
+  /**
+   * The abort signal the framework handed the tool for this call, if it hands one: a thrown abort
+   * is read against it, to tell the caller's cancel from the tool's own timeout.
+   */
+  callerSignal?: unknown;
 }
 
 /** What to do to a loaded module's exports. `patch` may return other exports for the app to get. */

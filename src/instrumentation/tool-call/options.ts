@@ -31,6 +31,12 @@ export interface ToolCallOptions {
   frameworkRecordsNoException?: boolean;
 }
 
+/** What a call is traced with: the adapter's options, and what the framework handed this call. */
+export interface ToolCallSettings extends ToolCallOptions {
+  /** The abort signal the framework handed the tool, to tell its cancel from a timeout (caller-signal.ts). */
+  callerSignal?: unknown;
+}
+
 /** A protocol's span conventions for a tool call. */
 export interface ProtocolConventions {
   /** Names a span the call starts `{operation} {tool}` (capped). */

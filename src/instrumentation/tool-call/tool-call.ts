@@ -14,7 +14,8 @@ import { markSpanHalted } from '../../tool-span/halted-call';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { haltOf } from './halt-verdict';
-import type { ToolCallOptions } from './options';
+import { readAbortAgainst } from './caller-signal';
+import type { ToolCallSettings } from './options';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
 import type { ResultObserver } from './result-observer';
 import type { SpanMarks } from './span-marks';
@@ -66,7 +67,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     parent: Context,
     private readonly config: ToolInstrumentationConfig,
     private readonly info: ToolCallInfo,
-    private readonly options: ToolCallOptions,
+    private readonly options: ToolCallSettings,
   ) {
     // A nested call keeps its outer call's context: errors noted inside it mark the same span.
     this.context =
@@ -263,7 +264,8 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         message !== undefined && (hidden.length > 0 || recordsException)
           ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
           : undefined;
-      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, failsCall);
+      const classification = readAbortAgainst(classifyToolError(err), this.options.callerSignal);
+      this.mark(classification, hidden.length > 0 ? redacted : message, failsCall);
       if (recordsException) {
         this.marks.exceptionRecorded = true;
         this.span.recordException(redactedException(err, hidden, redacted));

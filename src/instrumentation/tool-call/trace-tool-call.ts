@@ -25,7 +25,7 @@ import { missingToolName, recognizeToolSpan, type ToolSpanFamily } from '../../t
 import type { ReadableSpanLike } from '../../tool-span/span-shape';
 import { toolSpanName } from '../../tool-span/span-name';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
-import type { ToolCallOptions, ToolCallReport } from './options';
+import type { ToolCallReport, ToolCallSettings } from './options';
 import { SpanMarks } from './span-marks';
 import { ToolCall } from './tool-call';
 
@@ -47,7 +47,7 @@ export function traceToolCall<T>(
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
   run: (report: ToolCallReport) => T,
-  options: ToolCallOptions = {},
+  options: ToolCallSettings = {},
 ): T {
   if (options.outcome === 'reported') return traceReportedCall(tracer, config, info, run, options);
   return traceFunctionCall(tracer, config, info, run, undefined, [], options);
@@ -59,7 +59,7 @@ function traceReportedCall<T>(
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
   run: (report: ToolCallReport) => T,
-  options: ToolCallOptions,
+  options: ToolCallSettings,
 ): T {
   const call = startToolCall(tracer, config, info, options);
   if (!call) return run(UNTRACED);
@@ -91,7 +91,7 @@ export function traceFunctionCall<T>(
   fn: (...args: any[]) => T,
   self: unknown,
   args: unknown[],
-  options: ToolCallOptions = {},
+  options: ToolCallSettings = {},
 ): T {
   const call = startToolCall(tracer, config, info, options);
   if (!call) return Reflect.apply(fn, self, args);
@@ -141,7 +141,7 @@ function startToolCall(
   tracer: Tracer,
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
-  options: ToolCallOptions,
+  options: ToolCallSettings,
 ): ToolCall | undefined {
   try {
     const protocol = options.protocol;
@@ -184,7 +184,7 @@ function startUnder(
   tracer: Tracer,
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
-  options: ToolCallOptions,
+  options: ToolCallSettings,
   remote: Context,
 ): ToolCall {
   const ambient = context.active();
