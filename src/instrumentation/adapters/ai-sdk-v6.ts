@@ -107,10 +107,17 @@ function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
       if (!ctx.isEnabled()) return execute.apply(tool, args);
       const [input, options] = args as [unknown, { toolCallId?: unknown; abortSignal?: unknown } | undefined];
       return ctx.traceToolCall(
-        { name, callId: options?.toolCallId, description: tool.description, type: 'function', args: input },
+        {
+          name,
+          callId: options?.toolCallId,
+          description: tool.description,
+          type: 'function',
+          args: input,
+          callerSignal: options?.abortSignal,
+        },
         () => execute.apply(tool, args),
         // Only the SDK sees these tools, and it awaits every execute it starts.
-        { frameworkHandlesResult: true, callerSignal: options?.abortSignal },
+        { outcome: 'awaited' },
       );
     },
   };
