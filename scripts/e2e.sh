@@ -35,8 +35,8 @@
 #                     and OTEL_SERVICE_NAME (default otel-tool-errors-demo). It runs twice.
 #   E2E_EXPECT        expectations file (default scripts/e2e-expect.json)
 #   E2E_TIMEOUT_S     how long each check phase polls (default 120)
-#   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<manifest hash> are
-#                     cached (default .cache; e.g. a directory
+#   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<build key> are
+#                     cached (the key: scripts/collector-build-key.sh) (default .cache; e.g. a directory
 #                     outside the checkout lets fresh CI clones skip the build)
 #   E2E_COLLECTOR_BIN binary for the single collector (default: the builder's build above)
 #   E2E_JAEGER_UI     the built Jaeger UI (default ../shared/jaeger-ui beside the checkout, as in
@@ -130,14 +130,18 @@ if ! grep -Eq "image: otel/opentelemetry-collector-contrib:${OCB_VERSION//./\\.}
   ! grep -Eq "^  version: ${OCB_VERSION//./\\.}$" "$PROD_MANIFEST"; then
   die "docker-compose.yml's contrib image, ${PROD_MANIFEST} and OCB_VERSION in scripts/e2e.sh must name the same collector release (${OCB_VERSION})"
 fi
-PROD_BIN="$CACHE/bin/otelcol-production-$(sha256sum "$PROD_MANIFEST" | cut -c1-12)"
+# Keyed by the manifest and the tool_errors processor's sources: a change to either rebuilds.
+PROD_BIN="$CACHE/bin/otelcol-production-$(bash scripts/collector-build-key.sh)"
 if [ ! -x "$PROD_BIN" ]; then
   log "building the collector (builder v${OCB_VERSION}, ${PROD_MANIFEST}); a cold build takes minutes"
   t0=$(date +%s)
   build_dir="$(mktemp -d "${TMPDIR:-/tmp}/otelcol-build.XXXXXX")"
   GOBIN="$build_dir/bin" go install "go.opentelemetry.io/collector/cmd/builder@v${OCB_VERSION}" ||
     die "installing the OpenTelemetry Collector Builder v${OCB_VERSION} failed"
-  # output_path in the manifest is relative: the sources and the binary land in build_dir.
+  # output_path in the manifest is relative: the sources and the binary land in build_dir. The
+  # processor's `replaces` path (../collector/toolerrorprocessor from the output directory) is
+  # this repository's, through a link.
+  ln -s "$ROOT/collector" "$build_dir/collector"
   if ! (cd "$build_dir" && "$build_dir/bin/builder" --config "$ROOT/$PROD_MANIFEST" >"$build_dir/builder.log" 2>&1); then
     tail -n 40 "$build_dir/builder.log" >&2
     rm -rf "$build_dir"
