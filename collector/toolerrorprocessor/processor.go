@@ -2,6 +2,7 @@ package toolerrorprocessor
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 
 type toolErrors struct {
 	r          *rules.Rules
-	families   []rules.SpanFamily
+	recogniser *recogniser
 	classifier *classify.Classifier
 	scrubber   *redact.Scrubber
 }
@@ -40,7 +41,11 @@ func newToolErrors(cfg *Config) (*toolErrors, error) {
 	if len(cfg.ToolSpans) > 0 {
 		families = append(families, rules.SpanFamily{Framework: "configured", Recognise: cfg.ToolSpans})
 	}
-	return &toolErrors{r: r, families: families, classifier: c, scrubber: s}, nil
+	recogniser := newRecogniser(families)
+	if len(recogniser.keys) > maxKeys {
+		return nil, fmt.Errorf("tool_spans: at most %d distinct attribute keys in all, got %d", maxKeys, len(recogniser.keys))
+	}
+	return &toolErrors{r: r, recogniser: recogniser, classifier: c, scrubber: s}, nil
 }
 
 type toolSpan struct {
@@ -84,40 +89,7 @@ func (p *toolErrors) processTraces(_ context.Context, td ptrace.Traces) (ptrace.
 
 // recognise returns the family of a tool span, or nil.
 func (p *toolErrors) recognise(span ptrace.Span) *rules.SpanFamily {
-	name := span.Name()
-	attributes := span.Attributes()
-	for i := range p.families {
-		for _, m := range p.families[i].Recognise {
-			if matches(m, name, attributes) {
-				return &p.families[i]
-			}
-		}
-	}
-	return nil
-}
-
-func matches(m rules.SpanMatch, name string, attributes pcommon.Map) bool {
-	if m.NameEquals != "" && name != m.NameEquals {
-		return false
-	}
-	if m.NamePrefix != "" && !strings.HasPrefix(name, m.NamePrefix) {
-		return false
-	}
-	if m.NameSuffix != "" && !strings.HasSuffix(name, m.NameSuffix) {
-		return false
-	}
-	for key, want := range m.Attributes {
-		v, ok := attributes.Get(key)
-		if !ok || v.Type() != pcommon.ValueTypeStr || v.Str() != want {
-			return false
-		}
-	}
-	for _, key := range m.Present {
-		if _, ok := attributes.Get(key); !ok {
-			return false
-		}
-	}
-	return true
+	return p.recogniser.family(span)
 }
 
 // unclassified: no `tool.error_kind` yet (this package or another collector wrote it: never

@@ -48,27 +48,27 @@ type Classifier struct {
 	python            map[string]string
 	pythonPauses      map[string]bool
 	uninformative     map[string]bool
-	quotaCodes        *regexp.Regexp
-	throttling        *regexp.Regexp
-	timeoutWhen       *regexp.Regexp
-	unknownTool       *regexp.Regexp
-	mcpCode           *regexp.Regexp
-	httpStatus        *regexp.Regexp
-	retryAfterText    *regexp.Regexp
-	nodeCode          *regexp.Regexp
+	quotaCodes        *rules.Matcher
+	throttling        *rules.Matcher
+	timeoutWhen       *rules.Matcher
+	unknownTool       *rules.Matcher
+	mcpCode           *rules.Matcher
+	httpStatus        *rules.Matcher
+	retryAfterText    *rules.Matcher
+	nodeCode          *rules.Matcher
 	families          []family
-	pythonStatuses    []*regexp.Regexp
-	pythonRetryDelay  *regexp.Regexp
-	googleRetryDelay  *regexp.Regexp
+	pythonStatuses    []*rules.Matcher
+	pythonRetryDelay  *rules.Matcher
+	googleRetryDelay  *rules.Matcher
 	errorTypeStatus   *regexp.Regexp
 	ErrorTypes        *ErrorTypes
-	resultHint        *regexp.Regexp
+	resultHint        *rules.Matcher
 	maxScannedMessage int
 }
 
 type family struct {
 	kind    string
-	pattern *regexp.Regexp
+	pattern *rules.Matcher
 }
 
 func set(values []string) map[string]bool {
@@ -105,8 +105,8 @@ func New(r *rules.Rules) (*Classifier, error) {
 	for _, j := range r.Codes.JSONRPC {
 		c.jsonRPC[j.Code] = j.Kind
 	}
-	compile := func(name string, p rules.Pattern) *regexp.Regexp {
-		re, err := p.Compile()
+	compile := func(name string, p rules.Pattern) *rules.Matcher {
+		re, err := p.CompileMatcher()
 		if err != nil {
 			panic(fmt.Sprintf("rules: %s: %v", name, err))
 		}

@@ -16,14 +16,13 @@ import (
 type Scrubber struct {
 	redacted       string
 	maxLength      int
-	patterns       []*regexp.Regexp
-	mayExactCase   *regexp.Regexp
-	mayAnyCase     *regexp.Regexp
+	patterns       []*rules.Matcher
+	mayExactCase   *rules.Matcher
+	mayAnyCase     *rules.Matcher
 	minOpaqueRun   int
 	bearerOrBasic  *regexp.Regexp
 	schemeOnly     *regexp.Regexp
 	percentEscapes *regexp.Regexp
-	collapsible    *regexp.Regexp
 	whitespace     *regexp.Regexp
 }
 
@@ -36,21 +35,20 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		bearerOrBasic:  regexp.MustCompile(`(?i)^(bearer|basic)$`),
 		schemeOnly:     regexp.MustCompile(`(?i)^[a-z][a-z0-9+.-]*://$`),
 		percentEscapes: regexp.MustCompile(`(?:%[0-9A-Fa-f]{2})+`),
-		collapsible:    regexp.MustCompile(`[\t\n\v\f\r\x{85}\x{A0}\x{2028}\x{2029}]| {2}`),
 		whitespace:     regexp.MustCompile(`[\s\x{85}\x{A0}\x{2028}\x{2029}]+`),
 	}
 	for i, p := range r.Redaction.Patterns {
-		re, err := p.Compile()
+		re, err := p.CompileMatcher()
 		if err != nil {
 			return nil, fmt.Errorf("redaction pattern %d: %w", i, err)
 		}
 		s.patterns = append(s.patterns, re)
 	}
 	var err error
-	if s.mayExactCase, err = r.Redaction.MayHoldSecretExactCase.Compile(); err != nil {
+	if s.mayExactCase, err = r.Redaction.MayHoldSecretExactCase.CompileMatcher(); err != nil {
 		return nil, err
 	}
-	if s.mayAnyCase, err = r.Redaction.MayHoldSecretAnyCase.Compile(); err != nil {
+	if s.mayAnyCase, err = r.Redaction.MayHoldSecretAnyCase.CompileMatcher(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -90,7 +88,7 @@ func (s *Scrubber) ReplaceSecrets(text string) string {
 
 // replaceAll keeps the part before a secret (group 1: a scheme, a header or key name, `bearer`)
 // and its separator (group 2), as the TypeScript replacer does.
-func (s *Scrubber) replaceAll(re *regexp.Regexp, text string) string {
+func (s *Scrubber) replaceAll(re *rules.Matcher, text string) string {
 	matches := re.FindAllStringSubmatchIndex(text, -1)
 	if matches == nil {
 		return text
@@ -232,7 +230,7 @@ func (s *Scrubber) decodePercent(text string) string {
 }
 
 func (s *Scrubber) toOneLine(text string) string {
-	if s.collapsible.MatchString(text) {
+	if collapsible(text) {
 		text = s.whitespace.ReplaceAllString(text, " ")
 	}
 	return strings.TrimSpace(text)
@@ -254,4 +252,19 @@ func truncate(text string, max int) string {
 		return text
 	}
 	return firstRunes(text, max-1) + "…"
+}
+
+// collapsible: whitespace other than a single space (text without it is already one line).
+func collapsible(text string) bool {
+	for i, r := range text {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', 0x85, 0xA0, 0x2028, 0x2029:
+			return true
+		case ' ':
+			if i+1 < len(text) && text[i+1] == ' ' {
+				return true
+			}
+		}
+	}
+	return false
 }
