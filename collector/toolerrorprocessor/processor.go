@@ -245,7 +245,9 @@ func (p *toolErrors) readToolSpanFailure(t toolSpan, exc exception, httpChild *h
 		if !hasOwnStatus {
 			status = p.classifier.StatusFromErrorType(exc.typ)
 		}
-		thrown := p.classifier.Classify(classify.Shape{Name: exc.typ, Code: exc.typ, Message: message, Status: status})
+		thrown := p.classifier.Classify(classify.Shape{
+			Name: exc.typ, Code: exc.typ, Message: message, Detail: firstLine(exc.message), Status: status,
+		})
 		found = &thrown
 	}
 	chosen := p.chooseEvidence(found, httpChild)

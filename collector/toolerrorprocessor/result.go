@@ -42,6 +42,19 @@ func (p *toolErrors) classifyResultText(text string) *classify.Classification {
 
 func (p *toolErrors) classifyResult(obj map[string]any) *classify.Classification {
 	c := p.classifier
+	if message, ok := langChainToolMessage(obj); ok {
+		if message["status"] == "error" {
+			text, _ := textOf(message["content"])
+			found := c.FromText(text)
+			return &found
+		}
+		// The tool's own returned value, serialised into the message's content.
+		var inner map[string]any
+		if content, ok := message["content"].(string); ok && json.Unmarshal([]byte(content), &inner) == nil {
+			return p.classifyResult(inner)
+		}
+		return nil
+	}
 	if obj["type"] == "tool-error" {
 		if e, ok := obj["error"].(map[string]any); ok {
 			found := c.Classify(shapeOf(e))
@@ -117,6 +130,16 @@ func (p *toolErrors) fromErrorValue(value any) *classify.Classification {
 	text, _ := value.(string)
 	found := c.FromText(text)
 	return &found
+}
+
+// langChainToolMessage: a LangChain ToolMessage as OpenInference records a Python tool's output,
+// `{"type": "tool", "data": {"content": ..., "status": ...}}`.
+func langChainToolMessage(obj map[string]any) (map[string]any, bool) {
+	if obj["type"] != "tool" {
+		return nil, false
+	}
+	data, ok := obj["data"].(map[string]any)
+	return data, ok
 }
 
 // shapeOf reads an error serialised as JSON: `name`, `code`, `message`, `status` / `statusCode`.

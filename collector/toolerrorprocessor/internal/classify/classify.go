@@ -19,6 +19,9 @@ type Shape struct {
 	// Code is the error's code, when it has one apart from its name.
 	Code    string
 	Message string
+	// Detail is the exception's own message (`exception.message`), when Message is a status
+	// description around it: Python clients write the response's status there.
+	Detail string
 	// Status is the HTTP status, 0 when there is none.
 	Status int
 	// RetryAfter says a Retry-After the response carried could be read.
@@ -237,8 +240,11 @@ func (c *Classifier) kindForStatus(status int, retryAfter bool) string {
 func (c *Classifier) findHTTP(s Shape) *finding {
 	status, retryAfter, fromMessage := s.Status, s.RetryAfter, false
 	if status < 100 || status > 599 {
-		// OpenTelemetry Python's status description is "{ClassName}: {message}".
-		status = c.pythonStatus(strings.TrimPrefix(s.Message, s.Name+": "))
+		status = c.pythonStatus(s.Detail)
+		if status == 0 {
+			// OpenTelemetry Python's status description is "{ClassName}: {message}".
+			status = c.pythonStatus(strings.TrimPrefix(strings.TrimPrefix(s.Message, s.Name+": "), lastPart(s.Name)+": "))
+		}
 		fromMessage = status != 0
 		if fromMessage && c.pythonRetryDelay.MatchString(c.head(s.Message)) {
 			retryAfter = true
