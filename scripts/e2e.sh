@@ -28,6 +28,10 @@
 #                                                     (span metrics, then tail sampling)
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
+# Then a Google ADK and a LangGraph agent in Python (scripts/python-agents/, a cached virtual
+# environment) send their failing tool calls through the same tiers, and scripts/e2e-python.mjs
+# checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
+# tool_errors processor, and that span metrics count them by kind.
 #
 # Environment:
 #   E2E_TRAFFIC_CMD   traffic generator (default: npm run demo). It gets
@@ -154,6 +158,18 @@ if [ ! -x "$PROD_BIN" ]; then
   log "built $PROD_BIN in $(($(date +%s) - t0))s"
 else
   log "using cached $PROD_BIN"
+fi
+
+# ---- 1c. The Python agents' virtual environment, installed once and cached ----
+# Google ADK and LangGraph (with OpenInference's LangChain instrumentation) agents whose failed
+# tool spans only the gateways' tool_errors processor classifies (scripts/python-agents/).
+if command -v python3 >/dev/null 2>&1; then
+  PYTHON_AGENTS="$(E2E_CACHE_DIR="$CACHE" bash scripts/python-agents/setup.sh)" ||
+    die "installing the Python agents failed (scripts/python-agents/setup.sh)"
+  log "Python agents: $PYTHON_AGENTS"
+else
+  PYTHON_AGENTS=""
+  log "the Python agents will be skipped: no python3 on PATH"
 fi
 
 # ---- 2. Prometheus (Debian package) ----
@@ -371,5 +387,14 @@ done
 OTEL_SERVICE_NAME="$E2E_PROD_BATCH_SERVICE" OTEL_BSP_MAX_QUEUE_SIZE=10000 traffic production-batch "$AG_HTTP" \
   "node --import otel-tool-errors/register scripts/e2e-batch.mjs $E2E_PROD_OK $E2E_PROD_ERROR"
 node scripts/e2e-production.mjs
+# Python agents through the same tiers: nothing in them classifies their failures; the gateways'
+# tool_errors processor does, before span metrics and tail sampling.
+if [ -n "$PYTHON_AGENTS" ]; then
+  export E2E_PY_ADK_SERVICE="${SERVICE}-python-adk" E2E_PY_LANGGRAPH_SERVICE="${SERVICE}-python-langgraph"
+  OTEL_SERVICE_NAME="$E2E_PY_ADK_SERVICE" traffic python-adk "$AG_HTTP" "$PYTHON_AGENTS scripts/python-agents/adk_agent.py"
+  OTEL_SERVICE_NAME="$E2E_PY_LANGGRAPH_SERVICE" traffic python-langgraph "$AG_HTTP" \
+    "$PYTHON_AGENTS scripts/python-agents/langgraph_agent.py"
+  node scripts/e2e-python.mjs
+fi
 OK=1
 log "production tiers passed in $(($(date +%s) - t_start))s"

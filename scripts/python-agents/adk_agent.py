@@ -4,8 +4,14 @@ flaky server: 500, 429 with Retry-After, a timeout, and an error result returned
 Nothing in the app classifies the failures: the collector's tool_errors processor does."""
 
 import asyncio
-import sys
+import os
 from typing import AsyncGenerator
+
+os.environ.setdefault("OTEL_SERVICE_NAME", "python-adk-agent")
+# ADK records a tool's result on its span (gen_ai.tool.call.result) only when content capture is
+# on, as a user who wants returned errors seen opts in; without it, a returned error leaves no trace.
+os.environ.setdefault("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experimental")
+os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "SPAN_ONLY")
 
 from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
@@ -83,7 +89,7 @@ async def run_one(tool, args):
 
 
 async def main():
-    provider = start_tracing(sys.argv[1] if len(sys.argv) > 1 else "python-adk-agent")
+    provider = start_tracing()
     for tool, args in CALLS:
         print(f"adk: {tool}: {await run_one(tool, args)}", flush=True)
     provider.shutdown()

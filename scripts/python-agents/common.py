@@ -51,9 +51,10 @@ def start_server():
     return f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def start_tracing(service_name):
-    """The SDK with an OTLP/HTTP exporter (OTEL_EXPORTER_OTLP_ENDPOINT); returns the provider."""
-    provider = TracerProvider(resource=Resource.create({"service.name": service_name}))
+def start_tracing():
+    """The SDK with an OTLP/HTTP exporter, configured by the OTEL_* variables
+    (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT); returns the provider."""
+    provider = TracerProvider(resource=Resource.create())
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(provider)
     return provider

@@ -3,7 +3,7 @@ instrumentation (its TOOL spans). The model calls four tools at once; each fails
 the flaky server: 500, 429 with Retry-After, a timeout, and an error result returned to the model.
 Nothing in the app classifies the failures: the collector's tool_errors processor does."""
 
-import sys
+import os
 from typing import Annotated, TypedDict
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -16,6 +16,7 @@ from openinference.instrumentation.langchain import LangChainInstrumentor
 
 from common import fetch, start_server, start_tracing
 
+os.environ.setdefault("OTEL_SERVICE_NAME", "python-langgraph-agent")
 BASE = start_server()
 
 
@@ -51,7 +52,7 @@ class State(TypedDict):
 
 
 def main():
-    provider = start_tracing(sys.argv[1] if len(sys.argv) > 1 else "python-langgraph-agent")
+    provider = start_tracing()
     LangChainInstrumentor().instrument(tracer_provider=provider)
     model = GenericFakeChatModel(
         messages=iter(
