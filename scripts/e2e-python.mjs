@@ -50,6 +50,7 @@ async function jaegerSpans(service) {
     'query.service_name': service,
     'query.start_time_min': new Date(startMs).toISOString(),
     'query.start_time_max': new Date(Date.now() + 60_000).toISOString(),
+    'query.num_traces': '100',
   });
   const res = await fetch(`${JAEGER}/api/v3/traces?${q}`, { signal: AbortSignal.timeout(30_000) });
   if (res.status === 404) return [];
