@@ -35,7 +35,8 @@ echo "check-stack: stack/jaeger-ui.json is valid JSON"
 
 # Optional: the binaries scripts/e2e.sh builds (slow, so not built here) validate the configs
 # they run. Jaeger (same version as the compose image) checks its own config; the collector built
-# from the builder manifest (cached under the manifest's hash), with the contrib image's
+# from the builder manifest (cached under the hash of the manifest and the tool_errors
+# processor's sources, scripts/collector-build-key.sh), with the contrib image's
 # components, checks the local stack's collector config and the production tiers'.
 JAEGER_VERSION=$(sed -nE 's#^[[:space:]]*image: jaegertracing/jaeger:([^[:space:]]+).*#\1#p' docker-compose.yml)
 JAEGER_BIN="${E2E_CACHE_DIR:-.cache}/bin/jaeger-${JAEGER_VERSION}"
@@ -46,7 +47,7 @@ else
   echo "check-stack: $JAEGER_BIN not built (run npm run test:e2e once); skipping config validation by Jaeger"
 fi
 
-COLLECTOR_BIN="${E2E_CACHE_DIR:-.cache}/bin/otelcol-production-$(sha256sum stack/production/otelcol-builder.yaml | cut -c1-12)"
+COLLECTOR_BIN="${E2E_CACHE_DIR:-.cache}/bin/otelcol-production-$(bash scripts/collector-build-key.sh)"
 if [ -x "$COLLECTOR_BIN" ]; then
   for cfg in collector-config.yaml stack/production/agent.yaml stack/production/gateway.yaml; do
     echo "check-stack: $COLLECTOR_BIN validate --config $cfg"

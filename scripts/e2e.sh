@@ -28,6 +28,10 @@
 #                                                     (span metrics, then tail sampling)
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
+# Then a Google ADK and a LangGraph agent in Python (scripts/python-agents/, a cached virtual
+# environment) send their failing tool calls through the same tiers, and scripts/e2e-python.mjs
+# checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
+# tool_errors processor, and that span metrics count them by kind.
 #
 # Environment:
 #   E2E_TRAFFIC_CMD   traffic generator (default: npm run demo). It gets
@@ -35,8 +39,8 @@
 #                     and OTEL_SERVICE_NAME (default otel-tool-errors-demo). It runs twice.
 #   E2E_EXPECT        expectations file (default scripts/e2e-expect.json)
 #   E2E_TIMEOUT_S     how long each check phase polls (default 120)
-#   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<manifest hash> are
-#                     cached (default .cache; e.g. a directory
+#   E2E_CACHE_DIR     where bin/jaeger-<version> and bin/otelcol-production-<build key> are
+#                     cached (the key: scripts/collector-build-key.sh) (default .cache; e.g. a directory
 #                     outside the checkout lets fresh CI clones skip the build)
 #   E2E_COLLECTOR_BIN binary for the single collector (default: the builder's build above)
 #   E2E_JAEGER_UI     the built Jaeger UI (default ../shared/jaeger-ui beside the checkout, as in
@@ -130,14 +134,18 @@ if ! grep -Eq "image: otel/opentelemetry-collector-contrib:${OCB_VERSION//./\\.}
   ! grep -Eq "^  version: ${OCB_VERSION//./\\.}$" "$PROD_MANIFEST"; then
   die "docker-compose.yml's contrib image, ${PROD_MANIFEST} and OCB_VERSION in scripts/e2e.sh must name the same collector release (${OCB_VERSION})"
 fi
-PROD_BIN="$CACHE/bin/otelcol-production-$(sha256sum "$PROD_MANIFEST" | cut -c1-12)"
+# Keyed by the manifest and the tool_errors processor's sources: a change to either rebuilds.
+PROD_BIN="$CACHE/bin/otelcol-production-$(bash scripts/collector-build-key.sh)"
 if [ ! -x "$PROD_BIN" ]; then
   log "building the collector (builder v${OCB_VERSION}, ${PROD_MANIFEST}); a cold build takes minutes"
   t0=$(date +%s)
   build_dir="$(mktemp -d "${TMPDIR:-/tmp}/otelcol-build.XXXXXX")"
   GOBIN="$build_dir/bin" go install "go.opentelemetry.io/collector/cmd/builder@v${OCB_VERSION}" ||
     die "installing the OpenTelemetry Collector Builder v${OCB_VERSION} failed"
-  # output_path in the manifest is relative: the sources and the binary land in build_dir.
+  # output_path in the manifest is relative: the sources and the binary land in build_dir. The
+  # processor's `replaces` path (../collector/toolerrorprocessor from the output directory) is
+  # this repository's, through a link.
+  ln -s "$ROOT/collector" "$build_dir/collector"
   if ! (cd "$build_dir" && "$build_dir/bin/builder" --config "$ROOT/$PROD_MANIFEST" >"$build_dir/builder.log" 2>&1); then
     tail -n 40 "$build_dir/builder.log" >&2
     rm -rf "$build_dir"
@@ -150,6 +158,18 @@ if [ ! -x "$PROD_BIN" ]; then
   log "built $PROD_BIN in $(($(date +%s) - t0))s"
 else
   log "using cached $PROD_BIN"
+fi
+
+# ---- 1c. The Python agents' virtual environment, installed once and cached ----
+# Google ADK and LangGraph (with OpenInference's LangChain instrumentation) agents whose failed
+# tool spans only the gateways' tool_errors processor classifies (scripts/python-agents/).
+if command -v python3 >/dev/null 2>&1; then
+  PYTHON_AGENTS="$(E2E_CACHE_DIR="$CACHE" bash scripts/python-agents/setup.sh)" ||
+    die "installing the Python agents failed (scripts/python-agents/setup.sh)"
+  log "Python agents: $PYTHON_AGENTS"
+else
+  PYTHON_AGENTS=""
+  log "the Python agents will be skipped: no python3 on PATH"
 fi
 
 # ---- 2. Prometheus (Debian package) ----
@@ -367,5 +387,14 @@ done
 OTEL_SERVICE_NAME="$E2E_PROD_BATCH_SERVICE" OTEL_BSP_MAX_QUEUE_SIZE=10000 traffic production-batch "$AG_HTTP" \
   "node --import otel-tool-errors/register scripts/e2e-batch.mjs $E2E_PROD_OK $E2E_PROD_ERROR"
 node scripts/e2e-production.mjs
+# Python agents through the same tiers: nothing in them classifies their failures; the gateways'
+# tool_errors processor does, before span metrics and tail sampling.
+if [ -n "$PYTHON_AGENTS" ]; then
+  export E2E_PY_ADK_SERVICE="${SERVICE}-python-adk" E2E_PY_LANGGRAPH_SERVICE="${SERVICE}-python-langgraph"
+  OTEL_SERVICE_NAME="$E2E_PY_ADK_SERVICE" traffic python-adk "$AG_HTTP" "$PYTHON_AGENTS scripts/python-agents/adk_agent.py"
+  OTEL_SERVICE_NAME="$E2E_PY_LANGGRAPH_SERVICE" traffic python-langgraph "$AG_HTTP" \
+    "$PYTHON_AGENTS scripts/python-agents/langgraph_agent.py"
+  node scripts/e2e-python.mjs
+fi
 OK=1
 log "production tiers passed in $(($(date +%s) - t_start))s"

@@ -1,0 +1,494 @@
+// Package classify answers, from an error's shape (its type, code, message, HTTP status), the
+// same `error.type` and `tool.error_kind` as the TypeScript package's classifyToolError, with the
+// tables of the rules file, and reads Python's errors too.
+package classify
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"otel-tool-errors/collector/toolerrorprocessor/internal/rules"
+)
+
+// Shape is what is known of one error: what a span's exception event, status and attributes say.
+type Shape struct {
+	// Name is the error's class name or `exception.type` (read as a code too).
+	Name string
+	// Code is the error's code, when it has one apart from its name.
+	Code    string
+	Message string
+	// Detail is the exception's own message (`exception.message`), when Message is a status
+	// description around it: Python clients write the response's status there.
+	Detail string
+	// Status is the HTTP status, 0 when there is none.
+	Status int
+	// RetryAfter says a Retry-After the response carried could be read.
+	RetryAfter bool
+}
+
+// Classification is the answer: what the processor writes on the span.
+type Classification struct {
+	Kind       string
+	ErrorType  string
+	Retryable  bool
+	Executed   bool
+	Evidence   string
+	HTTPStatus int
+}
+
+// Classifier holds the compiled rules. Safe for concurrent use.
+type Classifier struct {
+	r                 *rules.Rules
+	kinds             map[string]rules.Kind
+	rank              map[string]int
+	timeout           map[string]bool
+	network           map[string]bool
+	cancel            map[string]bool
+	jsonRPC           map[int]string
+	names             map[string]string
+	python            map[string]string
+	pythonPauses      map[string]bool
+	uninformative     map[string]bool
+	quotaCodes        *rules.Matcher
+	throttling        *rules.Matcher
+	timeoutWhen       *rules.Matcher
+	unknownTool       *rules.Matcher
+	mcpCode           *rules.Matcher
+	httpStatus        *rules.Matcher
+	retryAfterText    *rules.Matcher
+	nodeCode          *rules.Matcher
+	families          []family
+	pythonStatuses    []*rules.Matcher
+	pythonRetryDelay  *rules.Matcher
+	googleRetryDelay  *rules.Matcher
+	errorTypeStatus   *regexp.Regexp
+	ErrorTypes        *ErrorTypes
+	resultHint        *rules.Matcher
+	maxScannedMessage int
+}
+
+type family struct {
+	kind    string
+	pattern *rules.Matcher
+}
+
+func set(values []string) map[string]bool {
+	m := make(map[string]bool, len(values))
+	for _, v := range values {
+		m[v] = true
+	}
+	return m
+}
+
+// New compiles the rules.
+func New(r *rules.Rules) (*Classifier, error) {
+	c := &Classifier{
+		r:                 r,
+		kinds:             map[string]rules.Kind{},
+		rank:              map[string]int{},
+		timeout:           set(r.Codes.Timeout),
+		network:           set(r.Codes.Network),
+		cancel:            set(r.Codes.Cancel),
+		jsonRPC:           map[int]string{},
+		names:             r.Classes.Names,
+		python:            r.Python.Classes,
+		pythonPauses:      set(r.Python.Pauses),
+		uninformative:     set(r.Classes.Uninformative),
+		errorTypeStatus:   regexp.MustCompile(`^[1-5]\d\d$`),
+		maxScannedMessage: r.Messages.MaxScannedLength,
+	}
+	for _, k := range r.Kinds {
+		c.kinds[k.Kind] = k
+	}
+	for i, e := range r.EvidenceOrder {
+		c.rank[e.Evidence] = i
+	}
+	for _, j := range r.Codes.JSONRPC {
+		c.jsonRPC[j.Code] = j.Kind
+	}
+	compile := func(name string, p rules.Pattern) *rules.Matcher {
+		re, err := p.CompileMatcher()
+		if err != nil {
+			panic(fmt.Sprintf("rules: %s: %v", name, err))
+		}
+		return re
+	}
+	var err error
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("%v", p)
+			}
+		}()
+		c.quotaCodes = compile("quotaCodes", r.HTTP.QuotaCodes)
+		c.googleRetryDelay = compile("googleRetryDelay", r.HTTP.GoogleRetryDelay)
+		c.throttling = compile("throttlingNames", r.Codes.ThrottlingNames)
+		c.timeoutWhen = compile("timeoutWhenMessage", r.Codes.TimeoutOrNetwork.TimeoutWhenMessage)
+		c.unknownTool = compile("jsonRpcUnknownTool", r.Codes.JSONRPCUnknownTool.Message)
+		c.mcpCode = compile("mcpCode", r.Messages.MCPCode)
+		c.httpStatus = compile("httpStatus", r.Messages.HTTPStatus)
+		c.retryAfterText = compile("retryAfter", r.Messages.RetryAfter)
+		c.nodeCode = compile("nodeCode", r.Messages.NodeCode)
+		c.resultHint = compile("results.hint", r.Results.Hint)
+		for _, f := range r.Messages.Families {
+			c.families = append(c.families, family{f.Kind, compile("family "+f.Kind, f.Pattern)})
+		}
+		for _, p := range r.Python.StatusMessages {
+			c.pythonStatuses = append(c.pythonStatuses, compile("python status", rules.Pattern{Pattern: p}))
+		}
+		c.pythonRetryDelay = compile("python retryDelay", rules.Pattern{Pattern: r.Python.RetryDelay})
+	}()
+	if err != nil {
+		return nil, err
+	}
+	c.ErrorTypes = NewErrorTypes(r, c.isKnownErrorType)
+	return c, nil
+}
+
+// Make completes a classification from its kind, as makeClassification does.
+func (c *Classifier) Make(kind, errorType, evidence string, httpStatus int) Classification {
+	meaning := c.kinds[kind]
+	return Classification{
+		Kind:       kind,
+		ErrorType:  c.ErrorTypes.Bound(errorType),
+		Retryable:  meaning.Retryable,
+		Executed:   meaning.Executed,
+		Evidence:   evidence,
+		HTTPStatus: httpStatus,
+	}
+}
+
+// Stronger reports whether evidence a outranks evidence b (EVIDENCE_ORDER).
+func (c *Classifier) Stronger(a, b string) bool {
+	return c.rank[a] < c.rank[b]
+}
+
+// IsPause reports whether an exception of this type is a framework's control flow (a pause).
+func (c *Classifier) IsPause(exceptionType string) bool {
+	return exceptionType != "" && c.pythonPauses[lastPart(exceptionType)]
+}
+
+// KindOf reports the meaning of a kind; ok is false for a value outside the taxonomy.
+func (c *Classifier) KindOf(kind string) (rules.Kind, bool) {
+	k, ok := c.kinds[kind]
+	return k, ok
+}
+
+// StatusFromErrorType is the HTTP status an `error.type` such as "503" names, or 0.
+func (c *Classifier) StatusFromErrorType(errorType string) int {
+	if !c.errorTypeStatus.MatchString(errorType) {
+		return 0
+	}
+	n, _ := strconv.Atoi(errorType)
+	return n
+}
+
+type finding struct {
+	evidence   string
+	kind       string
+	errorType  string
+	httpStatus int
+}
+
+// Classify classifies one error shape: the strongest structured evidence, else message patterns,
+// else the class name.
+func (c *Classifier) Classify(s Shape) Classification {
+	f := c.findClient(s)
+	if f == nil {
+		f = c.findHTTP(s)
+	}
+	if f == nil {
+		f = c.findCode(s)
+	}
+	if f == nil {
+		f = c.findClass(s)
+	}
+	if f.evidence == "fallback" {
+		if m := c.classifyMessage(s.Message); m != nil {
+			errorType := m.errorType
+			if errorType == "" {
+				errorType = f.errorType
+			}
+			return c.Make(m.kind, errorType, "message", m.httpStatus)
+		}
+		f.kind = "internal"
+	}
+	return c.Make(f.kind, f.errorType, f.evidence, f.httpStatus)
+}
+
+// findClient reads client rules that the shape can carry: none from JavaScript clients (their
+// evidence lives in fields a span does not keep); Python clients that write the status into
+// their message are read in findHTTP.
+func (c *Classifier) findClient(Shape) *finding { return nil }
+
+func (c *Classifier) kindForStatus(status int, retryAfter bool) string {
+	for _, run := range c.r.HTTP.Statuses {
+		if status >= run.From && status <= run.To {
+			if retryAfter && run.KindWithRetryAfter != "" {
+				return run.KindWithRetryAfter
+			}
+			return run.Kind
+		}
+	}
+	return ""
+}
+
+// findHTTP: the status the shape carries, or the one a Python client wrote at the head of its
+// message ("Error code: 429 - {...}", "503 Server Error: ...").
+func (c *Classifier) findHTTP(s Shape) *finding {
+	status, retryAfter, fromMessage := s.Status, s.RetryAfter, false
+	if status < 100 || status > 599 {
+		status = c.pythonStatus(s.Detail)
+		if status == 0 {
+			// OpenTelemetry Python's status description is "{ClassName}: {message}".
+			status = c.pythonStatus(strings.TrimPrefix(strings.TrimPrefix(s.Message, s.Name+": "), lastPart(s.Name)+": "))
+		}
+		fromMessage = status != 0
+		if fromMessage && c.pythonRetryDelay.MatchString(c.head(s.Message)) {
+			retryAfter = true
+		}
+	}
+	if status == 0 {
+		return nil
+	}
+	if !retryAfter && c.googleRetryDelay.MatchString(c.head(s.Message)) {
+		retryAfter = true
+	}
+	quota := c.quotaCodes.MatchString(s.Code) || c.quotaCodes.MatchString(s.Name)
+	kind := c.kindForStatus(status, retryAfter)
+	if fromMessage && status == 429 {
+		// The response body in the message says which: a quota, or a rate limit to wait out.
+		switch c.familyKind(c.head(s.Message)) {
+		case "quota":
+			quota = true
+		case "rate_limit":
+			kind = "rate_limit"
+		}
+	}
+	if quota && status == 429 {
+		kind = "quota"
+	}
+	if kind == "" {
+		return nil
+	}
+	if !quota && c.declaresThrottling(s) {
+		kind = "rate_limit"
+	}
+	return &finding{evidence: "http_status", kind: kind, errorType: strconv.Itoa(status), httpStatus: status}
+}
+
+func (c *Classifier) pythonStatus(message string) int {
+	if message == "" {
+		return 0
+	}
+	head := message
+	if len(head) > 256 {
+		head = head[:256]
+	}
+	for _, re := range c.pythonStatuses {
+		if m := re.FindStringSubmatch(head); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	return 0
+}
+
+func (c *Classifier) declaresThrottling(s Shape) bool {
+	for _, name := range []string{s.Code, s.Name} {
+		if name != "" && len(name) <= 64 && c.throttling.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Classifier) kindForCode(code, message string) string {
+	switch {
+	case c.timeout[code]:
+		return "timeout"
+	case c.network[code]:
+		return "network"
+	}
+	for _, prefix := range c.r.Codes.NetworkPrefixes {
+		if strings.HasPrefix(code, prefix) {
+			return "network"
+		}
+	}
+	if code == c.r.Codes.TimeoutOrNetwork.Code {
+		if message != "" && c.timeoutWhen.MatchString(message) {
+			return "timeout"
+		}
+		return "network"
+	}
+	if c.cancel[code] {
+		return "canceled"
+	}
+	return ""
+}
+
+func (c *Classifier) findCode(s Shape) *finding {
+	if s.Code != "" {
+		if kind := c.kindForCode(s.Code, s.Message); kind != "" {
+			return codeFinding(kind, s.Code)
+		}
+	}
+	if c.declaresThrottling(s) {
+		return &finding{evidence: "code", kind: "rate_limit", errorType: "429"}
+	}
+	return nil
+}
+
+func codeFinding(kind, code string) *finding {
+	f := &finding{evidence: "code", kind: kind, errorType: code}
+	if kind == "canceled" {
+		f.evidence = "cancel"
+	}
+	if kind == "timeout" {
+		f.errorType = "timeout"
+	}
+	return f
+}
+
+// KindForName is the kind a class name means by itself: JavaScript's known classes, then
+// Python's (matched by the last part of a qualified name), then a name ending in TimeoutError.
+func (c *Classifier) KindForName(name string) string {
+	if kind, ok := c.names[name]; ok {
+		return kind
+	}
+	if kind, ok := c.python[lastPart(name)]; ok {
+		return kind
+	}
+	if strings.HasSuffix(name, c.r.Classes.TimeoutSuffix) {
+		return "timeout"
+	}
+	return ""
+}
+
+func lastPart(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func (c *Classifier) findClass(s Shape) *finding {
+	if s.Name != "" {
+		if kind := c.KindForName(s.Name); kind != "" {
+			f := &finding{evidence: "class", kind: kind, errorType: s.Name}
+			switch kind {
+			case "canceled":
+				f.evidence = "cancel"
+			case "timeout", "network":
+				f.evidence = "code"
+			}
+			if kind == "timeout" {
+				f.errorType = "timeout"
+			}
+			return f
+		}
+		return &finding{evidence: "fallback", errorType: s.Name}
+	}
+	return &finding{evidence: "fallback", errorType: c.r.Attributes.ErrorTypeOther}
+}
+
+type messageFinding struct {
+	kind       string
+	errorType  string
+	httpStatus int
+}
+
+func (c *Classifier) head(message string) string {
+	if len(message) > c.maxScannedMessage {
+		return message[:c.maxScannedMessage]
+	}
+	return message
+}
+
+// kindForJSONRPC is the kind of an MCP / JSON-RPC error code; -32602 with a "tool not found"
+// text is an unknown tool.
+func (c *Classifier) kindForJSONRPC(code int, message string) string {
+	unknown := c.r.Codes.JSONRPCUnknownTool
+	if code == unknown.Code && message != "" {
+		head := message
+		if len(head) > 1024 {
+			head = head[:1024]
+		}
+		if c.unknownTool.MatchString(head) {
+			return "unknown_tool"
+		}
+	}
+	return c.jsonRPC[code]
+}
+
+func (c *Classifier) familyKind(message string) string {
+	for _, f := range c.families {
+		if f.pattern.MatchString(message) {
+			return f.kind
+		}
+	}
+	return ""
+}
+
+// ClassifyText classifies a text alone (an error result's text), or nil when it says nothing.
+func (c *Classifier) classifyMessage(message string) *messageFinding {
+	if message == "" {
+		return nil
+	}
+	message = c.head(message)
+	if m := c.mcpCode.FindStringSubmatch(message); m != nil {
+		code, _ := strconv.Atoi(m[1])
+		if kind := c.kindForJSONRPC(code, message); kind != "" {
+			if kind == "timeout" {
+				return &messageFinding{kind: kind, errorType: "timeout"}
+			}
+			return &messageFinding{kind: kind, errorType: m[1]}
+		}
+	}
+	if m := c.httpStatus.FindStringSubmatch(message); m != nil {
+		status, _ := strconv.Atoi(m[1])
+		if kind := c.kindForStatus(status, c.retryAfterText.MatchString(message)); kind != "" {
+			return &messageFinding{kind: kind, errorType: m[1], httpStatus: status}
+		}
+	}
+	if m := c.nodeCode.FindStringSubmatch(message); m != nil {
+		if kind := c.kindForCode(m[1], message); kind != "" {
+			if kind == "timeout" {
+				return &messageFinding{kind: kind, errorType: "timeout"}
+			}
+			return &messageFinding{kind: kind, errorType: m[1]}
+		}
+	}
+	if kind := c.familyKind(message); kind != "" {
+		if kind == "timeout" {
+			return &messageFinding{kind: kind, errorType: "timeout"}
+		}
+		return &messageFinding{kind: kind}
+	}
+	return nil
+}
+
+// FromText classifies a returned error described only by text: `tool_error` unless the text says more.
+func (c *Classifier) FromText(text string) Classification {
+	m := c.classifyMessage(text)
+	if m == nil {
+		return c.Make("tool_error", c.r.Attributes.ErrorTypeToolError, "result", 0)
+	}
+	errorType := m.errorType
+	if errorType == "" {
+		errorType = c.r.Attributes.ErrorTypeToolError
+	}
+	return c.Make(m.kind, errorType, "message", m.httpStatus)
+}
+
+// IsStructured reports whether evidence was read from the error itself (ranks above http_child).
+func (c *Classifier) IsStructured(evidence string) bool {
+	return c.rank[evidence] < c.rank["http_child"]
+}
+
+// MayBeErrorResult reports whether a recorded result is worth parsing as an error result.
+func (c *Classifier) MayBeErrorResult(text string) bool {
+	return len(text) <= c.r.Results.MaxLength && c.resultHint.MatchString(text)
+}

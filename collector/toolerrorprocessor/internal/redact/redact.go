@@ -1,0 +1,270 @@
+// Package redact keeps secrets out of the status messages the processor writes, with the redaction
+// rules of the TypeScript package (its src/redact/text.ts, carried in the rules file).
+package redact
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"otel-tool-errors/collector/toolerrorprocessor/internal/rules"
+)
+
+// Scrubber removes secrets from text. Safe for concurrent use.
+type Scrubber struct {
+	redacted       string
+	maxLength      int
+	patterns       []*rules.Matcher
+	mayExactCase   *rules.Matcher
+	mayAnyCase     *rules.Matcher
+	minOpaqueRun   int
+	bearerOrBasic  *regexp.Regexp
+	schemeOnly     *regexp.Regexp
+	percentEscapes *regexp.Regexp
+	whitespace     *regexp.Regexp
+}
+
+// New compiles the redaction rules.
+func New(r *rules.Rules) (*Scrubber, error) {
+	s := &Scrubber{
+		redacted:       r.Redaction.Redacted,
+		maxLength:      r.Redaction.MaxStatusMessageLength,
+		minOpaqueRun:   r.Redaction.MinOpaqueRun,
+		bearerOrBasic:  regexp.MustCompile(`(?i)^(bearer|basic)$`),
+		schemeOnly:     regexp.MustCompile(`(?i)^[a-z][a-z0-9+.-]*://$`),
+		percentEscapes: regexp.MustCompile(`(?:%[0-9A-Fa-f]{2})+`),
+		whitespace:     regexp.MustCompile(`[\s\x{85}\x{A0}\x{2028}\x{2029}]+`),
+	}
+	for i, p := range r.Redaction.Patterns {
+		re, err := p.CompileMatcher()
+		if err != nil {
+			return nil, fmt.Errorf("redaction pattern %d: %w", i, err)
+		}
+		s.patterns = append(s.patterns, re)
+	}
+	var err error
+	if s.mayExactCase, err = r.Redaction.MayHoldSecretExactCase.CompileMatcher(); err != nil {
+		return nil, err
+	}
+	if s.mayAnyCase, err = r.Redaction.MayHoldSecretAnyCase.CompileMatcher(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Message makes a short, single-line status description with no credentials, query strings or
+// userinfo, as the TypeScript package's scrubMessage does.
+func (s *Scrubber) Message(message string) string {
+	// Cut first: the patterns then only ever see a bounded string.
+	if utf8.RuneCountInString(message) > s.maxLength*4 {
+		message = firstRunes(message, s.maxLength*4)
+	}
+	return truncate(s.toOneLine(s.Scrub(message)), s.maxLength)
+}
+
+// Scrub replaces every secret the rules know, then again in the text with its percent-escapes
+// decoded (a URL's query ends at its first space, so before `%20` is decoded).
+func (s *Scrubber) Scrub(text string) string {
+	once := s.ReplaceSecrets(text)
+	if !strings.Contains(once, "%") {
+		return once
+	}
+	return s.ReplaceSecrets(s.decodePercent(once))
+}
+
+// ReplaceSecrets replaces every secret the patterns and the opaque-run scan find; no truncation.
+func (s *Scrubber) ReplaceSecrets(text string) string {
+	if !s.mayExactCase.MatchString(text) && !s.mayAnyCase.MatchString(text) {
+		return s.replaceOpaqueRuns(text)
+	}
+	out := text
+	for _, re := range s.patterns {
+		out = s.replaceAll(re, out)
+	}
+	return s.replaceOpaqueRuns(out)
+}
+
+// replaceAll keeps the part before a secret (group 1: a scheme, a header or key name, `bearer`)
+// and its separator (group 2), as the TypeScript replacer does.
+func (s *Scrubber) replaceAll(re *rules.Matcher, text string) string {
+	matches := re.FindAllStringSubmatchIndex(text, -1)
+	if matches == nil {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		b.WriteString(text[last:m[0]])
+		last = m[1]
+		if len(m) < 4 || m[2] < 0 {
+			b.WriteString(s.redacted)
+			continue
+		}
+		prefix := text[m[2]:m[3]]
+		switch {
+		case s.bearerOrBasic.MatchString(prefix):
+			b.WriteString(prefix + " " + s.redacted)
+		case s.schemeOnly.MatchString(prefix):
+			b.WriteString(prefix + s.redacted + "@")
+		case strings.Contains(prefix, "://"):
+			b.WriteString(prefix)
+		default:
+			b.WriteString(prefix)
+			if len(m) >= 6 && m[4] >= 0 {
+				b.WriteString(text[m[4]:m[5]])
+			}
+			b.WriteString(s.redacted)
+		}
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func isRunCharacter(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' ||
+		c == '_' || c == '-'
+}
+
+// replaceOpaqueRuns replaces long runs of token alphabet that look random (an AWS secret key, a
+// random API key, a long hex string), a hand-written linear scan.
+func (s *Scrubber) replaceOpaqueRuns(text string) string {
+	var out strings.Builder
+	changed := false
+	copiedTo, start := 0, 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isRunCharacter(text[i]) {
+			continue
+		}
+		if i-start >= s.minOpaqueRun {
+			end := i
+			for end < len(text) && end-i < 2 && text[end] == '=' {
+				end++
+			}
+			run := text[start:end]
+			kept := s.opaqueOrKept(run)
+			if kept != run {
+				out.WriteString(text[copiedTo:start])
+				out.WriteString(kept)
+				copiedTo = end
+				changed = true
+			}
+			i = end
+		}
+		start = i + 1
+	}
+	if !changed {
+		return text
+	}
+	out.WriteString(text[copiedTo:])
+	return out.String()
+}
+
+func (s *Scrubber) opaqueOrKept(run string) string {
+	if !strings.Contains(run, "/") {
+		if looksRandom(run) {
+			return s.redacted
+		}
+		return run
+	}
+	if len(run) == 40 && looksRandom(run) {
+		return s.redacted
+	}
+	parts := strings.Split(run, "/")
+	for i, part := range parts {
+		if len(part) >= s.minOpaqueRun && looksRandom(part) {
+			parts[i] = s.redacted
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+func looksRandom(run string) bool {
+	var digit, lower, upper, hexLetter, nonHex bool
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+			if c <= 'f' {
+				hexLetter = true
+			} else {
+				nonHex = true
+			}
+		case c >= 'A' && c <= 'Z':
+			upper = true
+			if c <= 'F' {
+				hexLetter = true
+			} else {
+				nonHex = true
+			}
+		default:
+			nonHex = true
+		}
+	}
+	if !nonHex {
+		return digit && hexLetter
+	}
+	return digit && lower && upper
+}
+
+// decodePercent decodes runs of percent-escapes that form valid UTF-8; others stay as they are.
+func (s *Scrubber) decodePercent(text string) string {
+	return s.percentEscapes.ReplaceAllStringFunc(text, func(escaped string) string {
+		decoded := make([]byte, 0, len(escaped)/3)
+		for i := 0; i+2 < len(escaped); i += 3 {
+			v, err := strconv.ParseUint(escaped[i+1:i+3], 16, 8)
+			if err != nil {
+				return escaped
+			}
+			decoded = append(decoded, byte(v))
+		}
+		if !utf8.Valid(decoded) {
+			return escaped
+		}
+		return string(decoded)
+	})
+}
+
+func (s *Scrubber) toOneLine(text string) string {
+	if collapsible(text) {
+		text = s.whitespace.ReplaceAllString(text, " ")
+	}
+	return strings.TrimSpace(text)
+}
+
+func firstRunes(text string, n int) string {
+	i := 0
+	for at := range text {
+		if i == n {
+			return text[:at]
+		}
+		i++
+	}
+	return text
+}
+
+func truncate(text string, max int) string {
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	return firstRunes(text, max-1) + "…"
+}
+
+// collapsible: whitespace other than a single space (text without it is already one line).
+func collapsible(text string) bool {
+	for i, r := range text {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', 0x85, 0xA0, 0x2028, 0x2029:
+			return true
+		case ' ':
+			if i+1 < len(text) && text[i+1] == ' ' {
+				return true
+			}
+		}
+	}
+	return false
+}

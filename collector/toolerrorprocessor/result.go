@@ -1,0 +1,179 @@
+package toolerrorprocessor
+
+import (
+	"encoding/json"
+	"regexp"
+
+	"otel-tool-errors/collector/toolerrorprocessor/internal/classify"
+)
+
+// An error result a tool returned, as its framework recorded it in a JSON attribute, read as the
+// TypeScript package's classifyToolResult reads the returned value:
+// - MCP `{isError: true, content}`, LlamaIndex `{isError: true, output}`, Anthropic `{is_error: true}`;
+// - the AI SDK `tool-error` part `{type: 'tool-error', error}`;
+// - `{status: 'error'}` (LangChain ToolMessage, REST-style);
+// - the ADK contract `{success: false, error}`;
+// - Mastra and VoltAgent `{error: true, message, validationErrors?}`;
+// - `{error: "text"}`.
+
+var outputValidation = regexp.MustCompile(`(?i)output validation`)
+
+// classifyResultText parses a recorded result and classifies it when it is an error result.
+func (p *toolErrors) classifyResultText(text string) *classify.Classification {
+	if !p.classifier.MayBeErrorResult(text) {
+		return nil
+	}
+	var result any
+	if json.Unmarshal([]byte(text), &result) != nil {
+		return nil
+	}
+	// Some frameworks JSON-encode a tool's string result, which may itself be a JSON error result.
+	if s, ok := result.(string); ok {
+		if json.Unmarshal([]byte(s), &result) != nil {
+			return nil
+		}
+	}
+	obj, ok := result.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return p.classifyResult(obj)
+}
+
+func (p *toolErrors) classifyResult(obj map[string]any) *classify.Classification {
+	c := p.classifier
+	if message, ok := langChainToolMessage(obj); ok {
+		if message["status"] == "error" {
+			text, _ := textOf(message["content"])
+			found := c.FromText(text)
+			return &found
+		}
+		// The tool's own returned value, serialised into the message's content.
+		var inner map[string]any
+		if content, ok := message["content"].(string); ok && json.Unmarshal([]byte(content), &inner) == nil {
+			return p.classifyResult(inner)
+		}
+		return nil
+	}
+	if obj["type"] == "tool-error" {
+		if e, ok := obj["error"].(map[string]any); ok {
+			found := c.Classify(shapeOf(e))
+			return &found
+		}
+		found := c.FromText("")
+		return &found
+	}
+	if obj["isError"] == true || obj["is_error"] == true {
+		text, ok := textOf(obj["content"])
+		if !ok {
+			text, _ = textOf(obj["output"])
+		}
+		found := c.FromText(text)
+		return &found
+	}
+	errorValue, hasError := obj["error"]
+	if errorValue == true {
+		message, _ := obj["message"].(string)
+		if _, ok := obj["validationErrors"]; ok {
+			// Bad input never ran the tool; bad output means it ran and returned what its schema refuses.
+			kind := "invalid_input"
+			if outputValidation.MatchString(message) {
+				kind = "tool_error"
+			}
+			found := c.Make(kind, "tool_error", "result", 0)
+			return &found
+		}
+		if name, _ := obj["name"].(string); name != "" && name != "Error" {
+			byName := c.Classify(classify.Shape{Name: name, Message: message})
+			if c.IsStructured(byName.Evidence) {
+				return &byName
+			}
+		}
+		found := c.FromText(message)
+		return &found
+	}
+	if obj["success"] == false {
+		if !hasError || errorValue == nil {
+			errorValue = obj["message"]
+		}
+		return p.fromErrorValue(errorValue)
+	}
+	if obj["status"] == "error" {
+		text, ok := textOf(obj["content"])
+		if !ok {
+			text, ok = obj["error_message"].(string)
+		}
+		if !ok {
+			text, _ = textOf(errorValue)
+		}
+		found := c.FromText(text)
+		return &found
+	}
+	if s, ok := errorValue.(string); ok && s != "" {
+		return p.fromErrorValue(s)
+	}
+	return nil
+}
+
+// fromErrorValue classifies a returned error value like a throw, but `tool_error` rather than
+// `internal` when it says nothing.
+func (p *toolErrors) fromErrorValue(value any) *classify.Classification {
+	c := p.classifier
+	if e, ok := value.(map[string]any); ok {
+		found := c.Classify(shapeOf(e))
+		if found.Evidence == "fallback" {
+			message, _ := e["message"].(string)
+			found = c.FromText(message)
+		}
+		return &found
+	}
+	text, _ := value.(string)
+	found := c.FromText(text)
+	return &found
+}
+
+// langChainToolMessage: a LangChain ToolMessage as OpenInference records a Python tool's output,
+// `{"type": "tool", "data": {"content": ..., "status": ...}}`.
+func langChainToolMessage(obj map[string]any) (map[string]any, bool) {
+	if obj["type"] != "tool" {
+		return nil, false
+	}
+	data, ok := obj["data"].(map[string]any)
+	return data, ok
+}
+
+// shapeOf reads an error serialised as JSON: `name`, `code`, `message`, `status` / `statusCode`.
+func shapeOf(e map[string]any) classify.Shape {
+	s := classify.Shape{}
+	s.Name, _ = e["name"].(string)
+	s.Code, _ = e["code"].(string)
+	s.Message, _ = e["message"].(string)
+	for _, key := range []string{"status", "statusCode"} {
+		if n, ok := e[key].(float64); ok && n == float64(int(n)) && n >= 100 && n <= 599 {
+			s.Status = int(n)
+			break
+		}
+	}
+	return s
+}
+
+// textOf reads the text of MCP/Anthropic content blocks, a string, or a `{message}` object.
+func textOf(value any) (string, bool) {
+	switch v := value.(type) {
+	case string:
+		return v, true
+	case []any:
+		for _, block := range v {
+			if b, ok := block.(map[string]any); ok {
+				if text, ok := b["text"].(string); ok && text != "" {
+					return text, true
+				}
+			}
+		}
+	case map[string]any:
+		if message, ok := v["message"].(string); ok {
+			return message, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Checks that the Python agents' failed tool spans (scripts/python-agents/), which nothing in the
+// apps classifies, reach Jaeger classified by the gateways' tool_errors processor, and that the
+// gateways' span metrics count them by kind.
+//
+// Environment (set by scripts/e2e.sh):
+//   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
+//   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE  the two agents' service names
+const env = process.env;
+const JAEGER = env.E2E_JAEGER_URL.replace(/\/$/, '');
+const gateways = env.E2E_GATEWAY_METRICS.split(/\s+/).filter(Boolean);
+const startMs = Number(env.E2E_START_MS || Date.now() - 15 * 60_000) - 60_000;
+const deadline = Date.now() + Number(env.E2E_TIMEOUT_S || 120) * 1000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// What each agent's tools do against the flaky server, and what the collector must write.
+// Google ADK writes error.type itself (the class name) when a tool raises; it is kept, and the
+// kind filled. Its returned error result is recorded with content capture on.
+const AGENTS = [
+  {
+    service: env.E2E_PY_ADK_SERVICE,
+    span: (tool) => `execute_tool ${tool}`,
+    expect: {
+      get_weather: { 'error.type': 'HTTPStatusError', 'tool.error_kind': 'transient' },
+      search_news: { 'error.type': 'HTTPStatusError', 'tool.error_kind': 'rate_limit' },
+      get_stock: { 'error.type': 'ReadTimeout', 'tool.error_kind': 'timeout' },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+  {
+    service: env.E2E_PY_LANGGRAPH_SERVICE,
+    span: (tool) => tool,
+    expect: {
+      get_weather: { 'error.type': '500', 'tool.error_kind': 'transient' },
+      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
+      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+];
+
+function anyValue(v) {
+  for (const k of ['stringValue', 'boolValue', 'intValue', 'doubleValue'])
+    if (k in (v || {})) return String(v[k]);
+  return undefined;
+}
+
+async function jaegerSpans(service) {
+  const q = new URLSearchParams({
+    'query.service_name': service,
+    'query.start_time_min': new Date(startMs).toISOString(),
+    'query.start_time_max': new Date(Date.now() + 60_000).toISOString(),
+    'query.num_traces': '100',
+  });
+  const res = await fetch(`${JAEGER}/api/v3/traces?${q}`, { signal: AbortSignal.timeout(30_000) });
+  if (res.status === 404) return [];
+  if (!res.ok) throw new Error(`Jaeger api_v3 HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  const spans = [];
+  for (const rs of (await res.json()).result?.resourceSpans || [])
+    for (const ss of rs.scopeSpans || [])
+      for (const s of ss.spans || [])
+        spans.push({
+          name: s.name,
+          error: s.status?.code === 2 || s.status?.code === 'STATUS_CODE_ERROR',
+          attrs: Object.fromEntries((s.attributes || []).map((a) => [a.key, anyValue(a.value)])),
+        });
+  return spans;
+}
+
+function check(agent, spans) {
+  return Object.entries(agent.expect).map(([tool, want]) => {
+    const span = spans.find((s) => s.name === agent.span(tool));
+    const got = span && Object.fromEntries(Object.keys(want).map((k) => [k, span.attrs[k]]));
+    const ok = Boolean(span?.error) && Object.entries(want).every(([k, v]) => got[k] === v);
+    return {
+      tool,
+      ok,
+      detail: span ? `${JSON.stringify(got)}, status ${span.error ? 'ERROR' : 'not ERROR'}` : 'no span',
+    };
+  });
+}
+
+const results = [];
+function report(ok, name, detail) {
+  results.push(ok);
+  console.log(`  ${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
+}
+
+console.log(`e2e-python: Jaeger ${JAEGER}`);
+for (const agent of AGENTS) {
+  let checked = [];
+  for (;;) {
+    checked = check(agent, await jaegerSpans(agent.service));
+    if (checked.every((c) => c.ok) || Date.now() > deadline) break;
+    await sleep(2000);
+  }
+  for (const c of checked) report(c.ok, `${agent.service}: ${agent.span(c.tool)}`, c.detail);
+}
+
+// The span metrics (before sampling) count the Python agents' failures by kind.
+const calls = [];
+for (const url of gateways) {
+  const text = await (await fetch(url, { signal: AbortSignal.timeout(10_000) })).text();
+  for (const m of text.matchAll(/^traces_span_metrics_calls_total\{(.*)\} (\S+)$/gm)) {
+    const labels = Object.fromEntries(
+      [...m[1].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
+    );
+    calls.push({ labels, value: Number(m[2]) });
+  }
+}
+for (const agent of AGENTS) {
+  const kinds = new Set(Object.values(agent.expect).map((w) => w['tool.error_kind']));
+  const counted = [...kinds].map((kind) => [
+    kind,
+    calls
+      .filter((c) => c.labels.service_name === agent.service && c.labels.tool_error_kind === kind)
+      .reduce((a, c) => a + c.value, 0),
+  ]);
+  report(
+    counted.every(([, n]) => n > 0),
+    `${agent.service}: span metrics by tool_error_kind`,
+    counted.map(([k, n]) => `${k}=${n}`).join(', '),
+  );
+}
+
+const passed = results.filter(Boolean).length;
+console.log(`e2e-python: ${passed} passed, ${results.length - passed} failed`);
+process.exit(passed === results.length ? 0 : 1);
