@@ -1,6 +1,16 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { makeClassification, type ToolErrorClassification } from './classification';
-import { evidenceRank, type ClassificationEvidence } from './evidence';
+import {
+  CANCEL_EVIDENCE,
+  CLASS_EVIDENCE,
+  CODE_EVIDENCE,
+  evidenceRank,
+  EXPLICIT_EVIDENCE,
+  FALLBACK_EVIDENCE,
+  HTTP_STATUS_EVIDENCE,
+  MESSAGE_EVIDENCE,
+  type ClassificationEvidence,
+} from './evidence';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -39,7 +49,7 @@ export function classifyToolError(err: unknown): ToolErrorClassification {
   try {
     return classifyChain(err);
   } catch {
-    return makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+    return makeClassification('internal', ERROR_TYPE_VALUE_OTHER, FALLBACK_EVIDENCE.evidence);
   }
 }
 
@@ -53,13 +63,13 @@ function classifyChain(err: unknown): ToolErrorClassification {
     if (seen.has(link)) continue;
     seen.add(link);
     const finding = findInLink(link);
-    if (finding.evidence === 'explicit') explicit ??= finding;
+    if (finding.evidence === EXPLICIT_EVIDENCE.evidence) explicit ??= finding;
     else if (!best || outranks(finding, best)) best = finding;
     queueCauses(link, links);
   }
   if (explicit) return completeExplicit(explicit, best);
   const found = best!;
-  if (found.evidence !== 'fallback') return fromFinding(found);
+  if (found.evidence !== FALLBACK_EVIDENCE.evidence) return fromFinding(found);
   return classifyByMessage(links) ?? fromFinding(found);
 }
 
@@ -73,11 +83,11 @@ function outranks(a: Finding, b: Finding): boolean {
   const rankA = effectiveRank(a);
   const rankB = effectiveRank(b);
   if (rankA !== rankB) return rankA < rankB;
-  return a.evidence === 'code' && b.byName === true && a.byName !== true;
+  return a.evidence === CODE_EVIDENCE.evidence && b.byName === true && a.byName !== true;
 }
 
 function effectiveRank(finding: Finding): number {
-  return finding.synthetic ? evidenceRank('cancel') + 0.5 : evidenceRank(finding.evidence);
+  return finding.synthetic ? evidenceRank(CANCEL_EVIDENCE.evidence) + 0.5 : evidenceRank(finding.evidence);
 }
 
 // Where clients keep the error they wrap, besides `cause`: Linear's `raw` (@linear/sdk 98.x),
@@ -98,7 +108,7 @@ function queueCauses(link: unknown, links: unknown[]): void {
 }
 
 function findInLink(link: unknown): Finding {
-  if (!isObjectLike(link)) return { evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
+  if (!isObjectLike(link)) return { evidence: FALLBACK_EVIDENCE.evidence, errorType: ERROR_TYPE_VALUE_OTHER };
   return findExplicit(link) ?? findClient(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
 }
 
@@ -107,7 +117,7 @@ function findExplicit(link: object): Finding | undefined {
     const kind = read(link, 'kind');
     const errorType = read(link, 'errorType');
     return {
-      evidence: 'explicit',
+      evidence: EXPLICIT_EVIDENCE.evidence,
       kind: isToolErrorKind(kind) ? kind : undefined,
       errorType: typeof errorType === 'string' ? errorType : undefined,
     };
@@ -116,7 +126,7 @@ function findExplicit(link: object): Finding | undefined {
   if (readString(link, 'name') === 'ToolExecutionError') {
     const kind = readString(link, 'kind');
     const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromAlias(kind));
-    if (mapped) return { evidence: 'explicit', kind: mapped };
+    if (mapped) return { evidence: EXPLICIT_EVIDENCE.evidence, kind: mapped };
   }
   return undefined;
 }
@@ -127,7 +137,7 @@ function findClient(link: object): Finding | undefined {
   if (!answer) return undefined;
   const httpStatus = httpStatusFromErrorType(answer.errorType);
   return {
-    evidence: httpStatus === undefined ? 'code' : 'http_status',
+    evidence: httpStatus === undefined ? CODE_EVIDENCE.evidence : HTTP_STATUS_EVIDENCE.evidence,
     kind: answer.kind,
     errorType: answer.errorType,
     httpStatus,
@@ -144,7 +154,7 @@ function findHttp(link: object): Finding | undefined {
   if (!http.quotaCode && (http.throttled || isDeclaredThrottling(link))) kind = 'rate_limit';
   else if (kind === 'permanent' && isAwsAuthError(link)) kind = 'auth';
   return {
-    evidence: 'http_status',
+    evidence: HTTP_STATUS_EVIDENCE.evidence,
     kind,
     errorType: String(http.status),
     httpStatus: http.status,
@@ -163,7 +173,7 @@ function findCode(link: object): Finding | undefined {
   if (database) return codeFinding(database.kind, database.errorType);
   // A client that declares the rate limit but keeps no status (Slack's rate-limited error): the 429 it got.
   if (isDeclaredThrottling(link)) {
-    return { evidence: 'code', kind: 'rate_limit', errorType: '429' };
+    return { evidence: CODE_EVIDENCE.evidence, kind: 'rate_limit', errorType: '429' };
   }
   if (typeof code === 'number' && code <= -32000 && code >= -32768) {
     const kind = kindForJsonRpcCode(code, readString(link, 'message'));
@@ -179,7 +189,7 @@ function findCode(link: object): Finding | undefined {
 
 function codeFinding(kind: ToolErrorKind, code: string): Finding {
   return {
-    evidence: kind === 'canceled' ? 'cancel' : 'code',
+    evidence: kind === 'canceled' ? CANCEL_EVIDENCE.evidence : CODE_EVIDENCE.evidence,
     kind,
     errorType: kind === 'timeout' ? 'timeout' : code,
   };
@@ -199,7 +209,7 @@ function findClass(link: object): Finding {
       byName: true,
     };
   }
-  return { evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+  return { evidence: FALLBACK_EVIDENCE.evidence, errorType: fallbackErrorType(ctorName, name) };
 }
 
 /**
@@ -212,8 +222,8 @@ function kindForNameSuffix(name: string): ToolErrorKind | undefined {
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
 function classEvidence(kind: ToolErrorKind): ClassificationEvidence {
-  if (kind === 'canceled') return 'cancel';
-  return kind === 'timeout' || kind === 'network' ? 'code' : 'class';
+  if (kind === 'canceled') return CANCEL_EVIDENCE.evidence;
+  return kind === 'timeout' || kind === 'network' ? CODE_EVIDENCE.evidence : CLASS_EVIDENCE.evidence;
 }
 
 // Classes that say nothing about a failure when something non-Error is thrown.
@@ -238,13 +248,19 @@ function fromFinding(finding: Finding): ToolErrorClassification {
 
 /** An explicit kind or type fills the other from the rest of the chain, else from itself. */
 function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErrorClassification {
-  const restUseful = rest && rest.evidence !== 'fallback' ? rest : undefined;
+  const restUseful = rest && rest.evidence !== FALLBACK_EVIDENCE.evidence ? rest : undefined;
   const kind =
     explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
   const errorType =
     explicit.errorType ??
     (kind === 'timeout' || kind === 'tool_error' ? kind : (restUseful?.errorType ?? kind));
-  return makeClassification(kind, errorType, 'explicit', restUseful?.httpStatus, restUseful?.retryAfterMs);
+  return makeClassification(
+    kind,
+    errorType,
+    EXPLICIT_EVIDENCE.evidence,
+    restUseful?.httpStatus,
+    restUseful?.retryAfterMs,
+  );
 }
 
 function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind | undefined {
@@ -264,7 +280,7 @@ function classifyByMessage(links: unknown[]): ToolErrorClassification | undefine
     const found = classifyMessage(text);
     if (!found) continue;
     const errorType = found.errorType ?? fallbackErrorTypeOf(links[0]);
-    return makeClassification(found.kind, errorType, 'message', found.httpStatus);
+    return makeClassification(found.kind, errorType, MESSAGE_EVIDENCE.evidence, found.httpStatus);
   }
   return undefined;
 }

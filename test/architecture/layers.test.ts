@@ -8,7 +8,7 @@ import { expect } from 'chai';
  */
 const ALLOWED: Record<string, readonly string[]> = {
   classify: ['classify'],
-  redact: ['classify', 'redact', 'semconv', 'tool-span'],
+  redact: ['classify', 'redact', 'semconv'],
   'tool-span': ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'package.json'],
   processor: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'user-notice', 'processor'],
   metrics: ['classify', 'semconv', 'tool-span', 'logger', 'metrics'],
