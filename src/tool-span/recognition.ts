@@ -1,5 +1,6 @@
+import type { Attributes } from '@opentelemetry/api';
 import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import type { SpanFamily, SpanMatch, ToolNameSource } from './families/family';
+import type { SpanFamily, ToolNameSource } from './families/family';
 import { SPAN_FAMILIES } from './families/list';
 import type { ReadableSpanLike } from './span-shape';
 import { logger } from '../logger';
@@ -17,53 +18,84 @@ export const APPLICATION_FAMILY: SpanFamily = {
   toolName: ['tool.name'],
 };
 
-/** One `SpanMatch` of one family, filed under the one part of it that is checked first. */
+/** One `SpanMatch` of one family, with its parts as arrays. */
 interface Rule {
   readonly family: number;
-  readonly match: SpanMatch;
+  readonly nameEquals: string | undefined;
+  readonly namePrefix: string | undefined;
+  readonly nameSuffix: string | undefined;
+  readonly attributes: ReadonlyArray<readonly [string, string]>;
+  readonly present: readonly string[];
 }
 
 /**
- * The families' matches, filed so that a span that is no tool span costs one lookup of its name,
- * one read of each attribute some match tests, and one comparison of each name prefix or suffix.
+ * The families' rules, each filed under the part of it checked first: the first character of the
+ * name it equals or starts with (ASCII), else the first attribute it tests, else its name suffix.
+ * A span that is no tool span then costs one read of its name's first character and one read of
+ * each attribute some rule tests first.
  */
-const byName = new Map<string, Rule[]>();
-const byAttribute = new Map<string, Rule[]>();
-const byPrefix: Rule[] = [];
+const byFirstChar: Rule[][] = Array.from({ length: 128 }, () => []);
+const attributeKeys: string[] = [];
+const byAttribute: Rule[][] = [];
 const bySuffix: Rule[] = [];
 SPAN_FAMILIES.forEach((family, index) => {
   for (const match of family.recognise) {
-    const rule = { family: index, match };
-    const attribute = Object.keys(match.attributes ?? {})[0] ?? match.present?.[0];
-    if (match.nameEquals !== undefined) file(byName, match.nameEquals, rule);
-    else if (attribute !== undefined) file(byAttribute, attribute, rule);
-    else if (match.namePrefix !== undefined) byPrefix.push(rule);
-    else if (match.nameSuffix !== undefined) bySuffix.push(rule);
+    const rule: Rule = {
+      family: index,
+      nameEquals: match.nameEquals,
+      namePrefix: match.namePrefix,
+      nameSuffix: match.nameSuffix,
+      attributes: Object.entries(match.attributes ?? {}),
+      present: match.present ?? [],
+    };
+    const start = (rule.nameEquals ?? rule.namePrefix ?? '').charCodeAt(0);
+    const key = rule.attributes[0]?.[0] ?? rule.present[0];
+    if (start < 128) byFirstChar[start]!.push(rule);
+    else if (key !== undefined) fileUnder(key, rule);
+    else if (rule.nameSuffix !== undefined) bySuffix.push(rule);
     else throw new Error(`span family ${family.framework}: a match must test the name or an attribute`);
   }
 });
-const attributeKeys = [...byAttribute.keys()];
 
-function file(index: Map<string, Rule[]>, key: string, rule: Rule): void {
-  const rules = index.get(key);
-  if (rules) rules.push(rule);
-  else index.set(key, [rule]);
+function fileUnder(key: string, rule: Rule): void {
+  let index = attributeKeys.indexOf(key);
+  if (index === -1) index = attributeKeys.push(key) - 1;
+  (byAttribute[index] ??= []).push(rule);
 }
 
-function matches(span: ReadableSpanLike, match: SpanMatch): boolean {
+/**
+ * Which of `attributeKeys` the span has, one bit each. Generated with each key written out: on an
+ * SDK span's attributes a read with a variable key costs several times one with a literal key
+ * (BENCHMARKS.md, "Span families"), and this runs on every span. Where code cannot be generated
+ * (an edge runtime), the same reads with variable keys.
+ */
+const presentKeys = generatePresentKeys(attributeKeys);
+
+function generatePresentKeys(keys: readonly string[]): (attributes: Attributes) => number {
+  if (keys.length > 31) throw new Error('span families: more than 31 attributes tested first');
+  try {
+    const reads = keys.map((key, i) => `(a[${JSON.stringify(key)}] !== undefined ? ${2 ** i} : 0)`);
+    return new Function('a', `return ${reads.join(' | ') || '0'};`) as (attributes: Attributes) => number;
+  } catch {
+    return (attributes) =>
+      keys.reduce((bits, key, i) => bits | (attributes[key] !== undefined ? 2 ** i : 0), 0);
+  }
+}
+
+function matches(span: ReadableSpanLike, rule: Rule): boolean {
   const name = span.name;
   const attributes = span.attributes;
-  if (match.nameEquals !== undefined && name !== match.nameEquals) return false;
-  if (match.namePrefix !== undefined && !name.startsWith(match.namePrefix)) return false;
-  if (match.nameSuffix !== undefined && !name.endsWith(match.nameSuffix)) return false;
-  for (const key in match.attributes) if (attributes[key] !== match.attributes[key]) return false;
-  for (const key of match.present ?? []) if (attributes[key] === undefined) return false;
+  if (rule.nameEquals !== undefined && name !== rule.nameEquals) return false;
+  if (rule.namePrefix !== undefined && !name.startsWith(rule.namePrefix)) return false;
+  if (rule.nameSuffix !== undefined && !name.endsWith(rule.nameSuffix)) return false;
+  for (const [key, value] of rule.attributes) if (attributes[key] !== value) return false;
+  for (const key of rule.present) if (attributes[key] === undefined) return false;
   return true;
 }
 
 /** The first family (in list order) among `rules` that matches `span`, if before `best`. */
 function firstMatching(span: ReadableSpanLike, rules: readonly Rule[], best: number): number {
-  for (const rule of rules) if (rule.family < best && matches(span, rule.match)) best = rule.family;
+  for (const rule of rules) if (rule.family < best && matches(span, rule)) best = rule.family;
   return best;
 }
 
@@ -79,13 +111,15 @@ export function recognizeToolSpan(
 ): ToolSpanFamily | undefined {
   const none = SPAN_FAMILIES.length;
   let best = none;
-  const named = byName.get(span.name);
-  if (named !== undefined) best = firstMatching(span, named, best);
-  for (const key of attributeKeys) {
-    if (span.attributes[key] !== undefined) best = firstMatching(span, byAttribute.get(key)!, best);
+  const byName = byFirstChar[span.name.charCodeAt(0)];
+  if (byName !== undefined && byName.length > 0) best = firstMatching(span, byName, best);
+  const present = presentKeys(span.attributes);
+  if (present !== 0) {
+    for (let i = 0; i < byAttribute.length; i++) {
+      if ((present & (2 ** i)) !== 0) best = firstMatching(span, byAttribute[i]!, best);
+    }
   }
-  best = firstMatching(span, byPrefix, best);
-  best = firstMatching(span, bySuffix, best);
+  if (bySuffix.length > 0) best = firstMatching(span, bySuffix, best);
   if (best !== none) return SPAN_FAMILIES[best];
   if (matcher !== undefined && matcher(span)) return APPLICATION_FAMILY;
   return undefined;
