@@ -124,11 +124,6 @@ const BY_NAME: Readonly<Record<string, EvidenceSource>> = Object.freeze(
   Object.fromEntries(SOURCES.map((row) => [row.evidence, row])),
 );
 
-/** The evidence's rank: lower is stronger. */
-export function evidenceRank(evidence: ClassificationEvidence): number {
-  return BY_NAME[evidence]!.rank;
-}
-
 /** True when `a` rests on stronger evidence than `b`. */
 export function isStrongerEvidence(a: ClassificationEvidence, b: ClassificationEvidence): boolean {
   return BY_NAME[a]!.rank < BY_NAME[b]!.rank;
