@@ -233,7 +233,7 @@ async function checkMonitor(page) {
   const kindFromUrl = (await kindSelect.innerText()).trim();
   if (kindFromUrl !== ui.monitorKindFromUrl) {
     throw new Error(
-      `after the link with spanKind=internal the span kind shows '${kindFromUrl}', not '${ui.monitorKindFromUrl}': update README's "See it in Jaeger", docs/dashboards.md and jaegerUi.monitorKindFromUrl`,
+      `after the link with spanKind=internal the span kind shows '${kindFromUrl}', not '${ui.monitorKindFromUrl}': update docs/jaeger.md, docs/dashboards.md and jaegerUi.monitorKindFromUrl`,
     );
   }
   const before = (await opRows(page)).map(([name]) => name);

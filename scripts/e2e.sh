@@ -15,7 +15,7 @@
 #      with the expected tool name, kind INTERNAL and status ERROR;
 #   2. Prometheus has traces_span_metrics_calls_total series with error_type and tool_error_kind;
 #   3. Jaeger's Monitor API (/api/metrics/errors, spanKind=internal) reports an error rate > 0;
-#   4. every PromQL query of the README and docs/dashboards.md returns series with the labels it
+#   4. every PromQL query of the README, docs/jaeger.md and docs/dashboards.md returns series with the labels it
 #      groups by (scripts/e2e-promql.mjs);
 #   5. in headless Chromium, Prometheus's web UI charts three of those queries with the
 #      expected series (scripts/e2e-browser.mjs, screenshots saved);

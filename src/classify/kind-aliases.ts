@@ -3,7 +3,7 @@ import type { ToolErrorKind } from './kinds';
 /**
  * Kind names other agent libraries put on their own `ToolExecutionError { kind }` (and ADK-style
  * `error_code` values), read as the `tool.error_kind` that means the same; names that are already
- * ours need no entry. The README's taxonomy section lists them with the reasons.
+ * ours need no entry. docs/classifier.md lists them with the reasons.
  */
 const KIND_ALIASES: Readonly<Record<string, ToolErrorKind>> = Object.freeze({
   validation: 'invalid_input',

@@ -8,6 +8,7 @@ import {
 export type ExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type Signal = 'traces' | 'metrics';
+export type PropagatorName = 'tracecontext' | 'baggage';
 
 /** A signal's exporters and, for `otlp`, its protocol and per-export timeout. */
 export interface SignalSettings {
@@ -44,6 +45,11 @@ export interface RegisterSettings {
     ToolInstrumentationConfig,
     'captureArguments' | 'captureResults' | 'disabledFrameworks'
   >;
+  /**
+   * `OTEL_PROPAGATORS`, of the two the register builds: both unless set; empty for `none` (no trace
+   * headers on outgoing calls).
+   */
+  readonly propagators: readonly PropagatorName[];
   /** `OTEL_LOG_LEVEL`, lower-cased; `none` silences our stderr lines too. */
   readonly logLevel: string | undefined;
   /** Settings that cannot be honoured, one line each for stderr. */
@@ -185,9 +191,23 @@ function signal(name: Signal, env: Env, warnings: string[]): SignalSettings {
   };
 }
 
-/** NodeTracerProvider registers W3C trace context and baggage; other propagators are not built. */
+const PROPAGATORS: readonly PropagatorName[] = ['tracecontext', 'baggage'];
+
+function isPropagatorName(name: string): name is PropagatorName {
+  return (PROPAGATORS as readonly string[]).includes(name);
+}
+
+/** The W3C propagators named, `none` for none; with no known name, both (as before any was set). */
+function propagators(env: Env): readonly PropagatorName[] {
+  const names = list(env.OTEL_PROPAGATORS);
+  if (names.includes('none')) return [];
+  const known = names.filter(isPropagatorName);
+  return known.length > 0 ? [...new Set(known)] : PROPAGATORS;
+}
+
+/** The register builds W3C trace context and baggage only; other propagators are reported. */
 function propagatorsWarning(env: Env): string[] {
-  const others = list(env.OTEL_PROPAGATORS).filter((name) => !['tracecontext', 'baggage'].includes(name));
+  const others = list(env.OTEL_PROPAGATORS).filter((name) => name !== 'none' && !isPropagatorName(name));
   return others.length === 0
     ? []
     : [
@@ -232,6 +252,7 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
       captureResults: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', invalidValues),
       disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
     },
+    propagators: propagators(env),
     logLevel: env.OTEL_LOG_LEVEL?.trim().toLowerCase() || undefined,
     // A malformed OTEL_EXPORTER_OTLP_* value is read once per signal: report it once.
     warnings: [...new Set([...warnings, ...logsExporterWarning(env), ...propagatorsWarning(env)])],

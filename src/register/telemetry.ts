@@ -1,4 +1,11 @@
-import { DiagConsoleLogger, DiagLogLevel, diag, metrics, type TracerProvider } from '@opentelemetry/api';
+import {
+  DiagConsoleLogger,
+  DiagLogLevel,
+  diag,
+  metrics,
+  type TextMapPropagator,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -17,6 +24,7 @@ import { warnUser } from './stderr';
 
 type Resources = typeof import('@opentelemetry/resources');
 type SdkTraceNode = typeof import('@opentelemetry/sdk-trace-node');
+type Core = typeof import('@opentelemetry/core');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 type InstrumentationPackage = typeof import('@opentelemetry/instrumentation');
 type HttpPackage = typeof import('@opentelemetry/instrumentation-http');
@@ -52,6 +60,19 @@ function resource(settings: RegisterSettings) {
     .merge(
       resources.detectResources({ detectors: resourceDetectors(resources, settings.resourceDetectors) }),
     );
+}
+
+/**
+ * The provider's default (`undefined`: W3C trace context and baggage) unless OTEL_PROPAGATORS names
+ * fewer; `null` (`none`) registers none, so outgoing calls carry no trace headers.
+ */
+function propagator(settings: RegisterSettings): TextMapPropagator | null | undefined {
+  if (settings.propagators.length === 2) return undefined;
+  if (settings.propagators.length === 0) return null;
+  const core = loadPackage<Core>('@opentelemetry/core', 'the register');
+  return settings.propagators[0] === 'baggage'
+    ? new core.W3CBaggagePropagator()
+    : new core.W3CTraceContextPropagator();
 }
 
 /** Framework names turned off by OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS or OTEL_NODE_*_INSTRUMENTATIONS. */
@@ -154,7 +175,7 @@ export function startTelemetry(
   });
   const enabled = instrumentations(settings);
   beforeHooks?.(loaderHookInclude(enabled));
-  tracerProvider.register();
+  tracerProvider.register({ propagator: propagator(settings) });
   const { registerInstrumentations } = loadPackage<InstrumentationPackage>(
     '@opentelemetry/instrumentation',
     'the register',

@@ -7,16 +7,16 @@ import { isStrongerEvidence, isStructuredEvidence } from '../../src/classify/evi
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
-/** The README's evidence table, as `EVIDENCE_ORDER` renders it. */
+/** The evidence table of docs/classifier.md, as `EVIDENCE_ORDER` renders it. */
 function renderedTable(): string {
   const rows = EVIDENCE_ORDER.map((row, index) => `| ${index + 1} | \`${row.evidence}\` | ${row.source} |`);
   return ['| rank | `evidence` | where it comes from |', '|---|---|---|', ...rows].join('\n');
 }
 
 function readmeTable(): string {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'classifier.md'), 'utf8');
   const match = /<!-- evidence-order:start -->\n([\s\S]*?)\n<!-- evidence-order:end -->/.exec(readme);
-  expect(match, 'the README marks its evidence table').to.not.equal(null);
+  expect(match, 'docs/classifier.md marks its evidence table').to.not.equal(null);
   return match![1]!;
 }
 
@@ -58,7 +58,7 @@ const SAMPLES: ReadonlyArray<{ evidence: string; make: (cause?: unknown) => Erro
 ];
 
 describe('the evidence order', () => {
-  it('is the table the README prints', () => {
+  it('is the table docs/classifier.md prints', () => {
     expect(readmeTable()).to.equal(renderedTable());
   });
 

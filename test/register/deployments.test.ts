@@ -7,7 +7,7 @@ import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-js
 import { runNode, type NodeRun } from '../pipeline/run-node';
 
 /**
- * The deployment recipes of the README, as written: the register through `NODE_OPTIONS` (as a
+ * The deployment recipes of docs/deployment.md, as written: the register through `NODE_OPTIONS` (as a
  * Dockerfile or a process manager sets it) for CommonJS, ESM and a TypeScript entry, and an app
  * bundled with esbuild, whole (the frameworks cannot be patched: one line says so) and with its
  * packages kept external (the recipe). The app folder has the package installed as a user's has;

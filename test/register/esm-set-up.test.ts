@@ -7,7 +7,7 @@ import { runNode, type NodeRun } from '../helpers/run-node';
 
 /**
  * ESM set-ups, as users write them, in child processes exporting OTLP/JSON to a receiver: the
- * README's ESM recipe (a file given to `--import` that registers the loader hook, then starts a
+ * ESM recipe of docs/programmatic-setup.md (a file given to `--import` that registers the loader hook, then starts a
  * NodeSDK) records the LangChain tool spans; the same file without the hook, and `--require` of
  * the register on an ESM entry, record none and say so once, naming the fix.
  */
@@ -21,11 +21,11 @@ const HOOK_BLOCK =
   /const include = [^\n]*\nconst hooks = await import\('import-in-the-middle\/register-hooks\.mjs'\);\n.*\n.*\n/;
 const WARNING = /this app runs as ESM and no import-in-the-middle loader hook is active/g;
 
-/** The README's `otel.mjs` block. */
+/** The `otel.mjs` block of docs/programmatic-setup.md. */
 function readmeRecipe(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'programmatic-setup.md'), 'utf8');
   const block = /```ts\n(\/\/ otel\.mjs: [\s\S]*?)```/.exec(readme);
-  expect(block, 'the README has an otel.mjs block').to.not.equal(null);
+  expect(block, 'docs/programmatic-setup.md has an otel.mjs block').to.not.equal(null);
   expect(block![1]).to.include(HOOK_LINE);
   return block![1]!;
 }
@@ -64,7 +64,7 @@ describe('ESM set-ups', function () {
   const toolSpans = () =>
     bed.receiver.spans().filter((span) => span.attributes['gen_ai.tool.name'] !== undefined);
 
-  it("the README's recipe: tool spans with the HTTP evidence, the app's output unchanged, no warning", async () => {
+  it("the programmatic set-up page's recipe: tool spans with the HTTP evidence, the app's output unchanged, no warning", async () => {
     const result = await runNode(['--import', writeRecipe('otel.mjs', readmeRecipe())], APP, env());
     expect(result).to.deep.equal(plain);
     const weather = toolSpans().find((span) => span.attributes['gen_ai.tool.name'] === 'weather');

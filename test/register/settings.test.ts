@@ -22,6 +22,7 @@ describe('register settings from the environment', () => {
       enabledInstrumentations: undefined,
       disabledInstrumentations: new Set(),
       instrumentation: { captureArguments: false, captureResults: false, disabledFrameworks: [] },
+      propagators: ['tracecontext', 'baggage'],
       logLevel: undefined,
       warnings: [],
       invalidValues: [],
@@ -114,6 +115,17 @@ describe('register settings from the environment', () => {
     expect(readRegisterSettings({ OTEL_PROPAGATORS: 'b3, tracecontext' }).warnings).to.deep.equal([
       'OTEL_PROPAGATORS="b3" is not supported: the register propagates tracecontext and baggage',
     ]);
+  });
+
+  it('OTEL_PROPAGATORS: both W3C propagators unless set, the ones named, none for none', () => {
+    expect(readRegisterSettings({}).propagators).to.deep.equal(['tracecontext', 'baggage']);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'none' }).propagators).to.deep.equal([]);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'baggage' }).propagators).to.deep.equal(['baggage']);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'b3' }).propagators).to.deep.equal([
+      'tracecontext',
+      'baggage',
+    ]);
+    expect(readRegisterSettings({ OTEL_PROPAGATORS: 'none' }).warnings).to.deep.equal([]);
   });
 
   it('a package the settings need but the app does not have: an error naming it and how to install it', () => {

@@ -1,5 +1,5 @@
 // The NodeSDK options both set-up files use, given the packages in the set-up's own module format.
-// The exporter is OTLP/HTTP JSON (the README's example uses protobuf) for the test's JSON receiver.
+// The exporter is OTLP/HTTP JSON (the documented example uses protobuf) for the test's JSON receiver.
 const RETRY_AFTER = ['retry-after', 'retry-after-ms'];
 
 function sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors }) {

@@ -1,4 +1,4 @@
-// The README's programmatic NodeSDK set-up, for a CommonJS app: `node --require ./setup-sdk.cjs app.cjs`.
+// The programmatic NodeSDK set-up of docs/programmatic-setup.md, for a CommonJS app: `node --require ./setup-sdk.cjs app.cjs`.
 const { NodeSDK } = require('@opentelemetry/sdk-node');
 const { sdkOptions } = require('./sdk-options.cjs');
 

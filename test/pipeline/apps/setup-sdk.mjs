@@ -1,4 +1,4 @@
-// The README's NodeSDK set-up for an ESM app (its otel.mjs): `node --import ./setup-sdk.mjs app.mjs`.
+// The NodeSDK set-up for an ESM app of docs/programmatic-setup.md (its otel.mjs): `node --import ./setup-sdk.mjs app.mjs`.
 // The loader hook is registered here, before the app's own imports run, so that
 // import-in-the-middle can patch the frameworks' ESM builds.
 import * as nodeModule from 'node:module';
@@ -12,7 +12,7 @@ import sdkOptionsModule from './sdk-options.cjs';
 
 const options = sdkOptionsModule.sdkOptions({ sdkTraceBase, otlp, http, undici, toolErrors });
 const include = toolErrors.loaderHookInclude(options.instrumentations);
-// In-thread where Node supports it (module.register is deprecated from Node 26), as the README does.
+// In-thread where Node supports it (module.register is deprecated from Node 26), as docs/programmatic-setup.md does.
 const hooks = await import('import-in-the-middle/register-hooks.mjs');
 if (hooks.supportsSyncHooks()) hooks.register({ include });
 else nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
