@@ -10,8 +10,9 @@ import {
   MESSAGE_EVIDENCE,
   type ClassificationEvidence,
   type EvidenceSource,
+  SOURCE_LINK_READERS,
 } from './evidence';
-import type { Finding, LinkReader } from './finding';
+import type { Finding, LinkReader } from './evidence-source';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -97,9 +98,16 @@ function queueCauses(link: unknown, links: unknown[]): void {
 
 /**
  * What a link is read for, in this order (not the evidence order): the first answer is the link's,
- * and `findClass` answers for a link none of them read.
+ * and `findClass` answers for a link none of them read. The readers the table's sources bring
+ * come after this module's own.
  */
-const LINK_READERS: readonly LinkReader[] = [findExplicit, findClient, findHttp, findCode];
+const LINK_READERS: readonly LinkReader[] = [
+  findExplicit,
+  findClient,
+  findHttp,
+  findCode,
+  ...SOURCE_LINK_READERS,
+];
 
 function findInLink(link: unknown): Finding {
   if (!isObjectLike(link)) return { source: FALLBACK_EVIDENCE, errorType: ERROR_TYPE_VALUE_OTHER };

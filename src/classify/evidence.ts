@@ -1,27 +1,15 @@
+import type { EvidenceSource } from './evidence-source';
+
+export type { EvidenceSource } from './evidence-source';
+
 /**
  * The evidence sources: which kind of evidence wins when two disagree about one failure. The
  * classifier ranks the links of an error's cause chain by them, the wrapper ranks the errors it
  * sees during one call (a noted error, then the one thrown), and the processor and exporter rank a
  * span's own evidence, a mark the wrapper left, and a failed HTTP call made under the tool span.
  * Each row carries its own meaning: its rank (lower wins), where it is read, and whether it is
- * structured. The README prints the table (a test keeps the two the same).
+ * structured. docs/classifier.md prints the table (a test keeps the two the same).
  */
-export interface EvidenceSource {
-  /** The name an answer carries as its `evidence`. */
-  readonly evidence: string;
-  /** Lower is stronger. */
-  readonly rank: number;
-  /** Where it is read: a thrown error, a returned result, or a span near the tool span. */
-  readonly from: readonly ('error' | 'result' | 'span')[];
-  /**
-   * Read from the error object itself (its type, status, code or class), rather than from a
-   * neighbouring span, its text or nothing: such an answer outranks a failed HTTP call under the span.
-   */
-  readonly structured: boolean;
-  /** What it is, as the README's table says it. */
-  readonly source: string;
-}
-
 export const EXPLICIT_EVIDENCE = {
   evidence: 'explicit',
   rank: 1,
@@ -100,6 +88,7 @@ export const FALLBACK_EVIDENCE = {
   source: "the class name of a generic error (`Error`, `TypeError`, an app's own class): `internal`",
 } as const satisfies EvidenceSource;
 
+/** The table: a new source is one more line here (and its module, if it brings a reader). */
 const SOURCES = [
   EXPLICIT_EVIDENCE,
   HTTP_STATUS_EVIDENCE,
@@ -122,6 +111,11 @@ export const EVIDENCE_ORDER: readonly (typeof SOURCES)[number][] = Object.freeze
 
 const BY_NAME: Readonly<Record<string, EvidenceSource>> = Object.freeze(
   Object.fromEntries(SOURCES.map((row) => [row.evidence, row])),
+);
+
+/** The readers the sources bring, strongest source first. */
+export const SOURCE_LINK_READERS = EVIDENCE_ORDER.flatMap((row: EvidenceSource) =>
+  row.readLink === undefined ? [] : [row.readLink],
 );
 
 /** True when `a` rests on stronger evidence than `b`. */
