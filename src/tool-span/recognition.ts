@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import type { SpanFamily, ToolNameSource } from './families/family';
 import { SPAN_FAMILIES } from './families/list';
 import type { ReadableSpanLike } from './span-shape';
@@ -162,6 +162,27 @@ export function missingToolName(span: ReadableSpanLike, family: ToolSpanFamily):
     if (typeof name === 'string' && name !== '') return name;
   }
   return undefined;
+}
+
+/**
+ * What the processor fills on a tool span of `family`: the GenAI attributes it lacks whose value
+ * its framework recorded its own way (`gen_ai.tool.name`, `gen_ai.tool.call.id`); `undefined` when
+ * there is none.
+ */
+export function missingGenAiAttributes(
+  span: ReadableSpanLike,
+  family: ToolSpanFamily,
+): Attributes | undefined {
+  const toolName = missingToolName(span, family);
+  const callId =
+    span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === undefined
+      ? family.callId?.map((key) => span.attributes[key]).find((id) => typeof id === 'string' && id !== '')
+      : undefined;
+  if (toolName === undefined && callId === undefined) return undefined;
+  const missing: Attributes = {};
+  if (toolName !== undefined) missing[ATTR_GEN_AI_TOOL_NAME] = toolName;
+  if (callId !== undefined) missing[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
+  return missing;
 }
 
 function readToolName(span: ReadableSpanLike, source: ToolNameSource): unknown {

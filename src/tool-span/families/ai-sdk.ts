@@ -5,5 +5,6 @@ export const AI_SDK: SpanFamily = {
   framework: 'Vercel AI SDK',
   recognise: [{ nameEquals: 'ai.toolCall' }],
   toolName: ['ai.toolCall.name'],
+  callId: ['ai.toolCall.id'],
   result: ['ai.toolCall.result'],
 };

@@ -18,6 +18,8 @@ export interface SpanFamily {
   readonly genAiConvention?: true;
   /** Where the tool's name is when `gen_ai.tool.name` is missing; the first non-empty one wins. */
   readonly toolName: readonly ToolNameSource[];
+  /** Where the tool call's id is when `gen_ai.tool.call.id` is missing; the first non-empty one wins. */
+  readonly callId?: readonly string[];
   /** Attributes holding what the tool returned (JSON text), read after `gen_ai.tool.call.result`. */
   readonly result?: readonly string[];
   /**

@@ -5,5 +5,6 @@ export const VOLTAGENT: SpanFamily = {
   framework: 'VoltAgent',
   recognise: [{ namePrefix: 'tool.execution:' }],
   toolName: ['tool.name', { nameAfter: 'tool.execution:' }],
+  callId: ['tool.call.id'],
   result: ['output'],
 };

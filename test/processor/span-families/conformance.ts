@@ -93,12 +93,10 @@ export function describeSpanFamily(family: SpanFamily, sample: FamilySample): vo
 
         /** Starts the sample span, lets `body` act on it, ends it: the exported tool span. */
         function toolSpan(body: (span: Span) => void): ReadableSpan {
-          const span = provider
-            .getTracer('framework')
-            .startSpan(sample.name, {
-              kind: sample.kind ?? SpanKind.INTERNAL,
-              attributes: sample.attributes,
-            });
+          const span = provider.getTracer('framework').startSpan(sample.name, {
+            kind: sample.kind ?? SpanKind.INTERNAL,
+            attributes: sample.attributes,
+          });
           if (sample.endAttributes) span.setAttributes(sample.endAttributes);
           body(span);
           span.end();
@@ -127,6 +125,13 @@ export function describeSpanFamily(family: SpanFamily, sample: FamilySample): vo
           expect(span.attributes).to.not.have.any.keys('error.type', 'tool.error_kind');
           expect(span.status.code).to.not.equal(SpanStatusCode.ERROR);
         });
+
+        for (const key of family.callId ?? []) {
+          it(`gen_ai.tool.call.id filled from ${key}`, () => {
+            const span = toolSpan((s) => s.setAttribute(key, 'call_7'));
+            expect(span.attributes['gen_ai.tool.call.id']).to.equal('call_7');
+          });
+        }
 
         it('a thrown error: error.type from its exception event', () => {
           const span = toolSpan((s) => {
