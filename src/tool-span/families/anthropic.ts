@@ -1,7 +1,4 @@
-import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
-import type { SpanFamily } from './family';
-
-const EXECUTE_TOOL = { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL };
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from './family';
 
 /**
  * The Anthropic SDK's tool runner: GenAI `execute_tool` spans named for the kind of tool use.
@@ -10,8 +7,8 @@ const EXECUTE_TOOL = { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE
 export const ANTHROPIC: SpanFamily = {
   framework: 'Anthropic SDK',
   recognise: [
-    { attributes: EXECUTE_TOOL, namePrefix: 'anthropic.custom_tool_use ' },
-    { attributes: EXECUTE_TOOL, namePrefix: 'anthropic.mcp_tool_use ' },
+    { attributes: EXECUTE_TOOL_OPERATION, namePrefix: 'anthropic.custom_tool_use ' },
+    { attributes: EXECUTE_TOOL_OPERATION, namePrefix: 'anthropic.mcp_tool_use ' },
   ],
   genAiConvention: true,
   toolName: [{ nameAfter: 'anthropic.custom_tool_use ' }, { nameAfter: 'anthropic.mcp_tool_use ' }],

@@ -1,4 +1,10 @@
+import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
 import type { ReadableSpanLike } from '../span-shape';
+
+/** The GenAI conventions' tool spans (`gen_ai.operation.name=execute_tool`), which several families refine. */
+export const EXECUTE_TOOL_OPERATION: Readonly<Record<string, string>> = {
+  [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+};
 
 /**
  * One framework's own tool spans, declared: how to recognise them and where each thing the

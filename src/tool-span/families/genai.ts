@@ -1,5 +1,4 @@
-import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
-import type { SpanFamily } from './family';
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from './family';
 
 /**
  * The GenAI `execute_tool` convention itself: this package's spans, the AI SDK v7 with
@@ -8,10 +7,7 @@ import type { SpanFamily } from './family';
  */
 export const GENAI: SpanFamily = {
   framework: 'GenAI execute_tool',
-  recognise: [
-    { attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } },
-    { namePrefix: 'execute_tool ' },
-  ],
+  recognise: [{ attributes: EXECUTE_TOOL_OPERATION }, { namePrefix: 'execute_tool ' }],
   genAiConvention: true,
   toolName: [{ nameAfter: 'execute_tool ' }],
 };

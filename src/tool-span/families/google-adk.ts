@@ -1,5 +1,4 @@
-import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
-import type { SpanFamily } from './family';
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from './family';
 
 const TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
 
@@ -9,12 +8,7 @@ const TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
  */
 export const GOOGLE_ADK: SpanFamily = {
   framework: 'Google ADK',
-  recognise: [
-    {
-      attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL },
-      present: [TOOL_RESPONSE],
-    },
-  ],
+  recognise: [{ attributes: EXECUTE_TOOL_OPERATION, present: [TOOL_RESPONSE] }],
   genAiConvention: true,
   toolName: [{ nameAfter: 'execute_tool ' }],
   result: [TOOL_RESPONSE],

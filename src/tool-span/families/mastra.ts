@@ -1,5 +1,4 @@
-import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
-import type { SpanFamily } from './family';
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from './family';
 
 /** `tool_call`, `mcp_tool_call`, ... */
 const SPAN_TYPE = 'mastra.span.type';
@@ -15,10 +14,7 @@ export const MASTRA: SpanFamily = {
   recognise: [
     { namePrefix: "tool: '" },
     { namePrefix: "mcp_tool: '" },
-    {
-      attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL },
-      present: [SPAN_TYPE],
-    },
+    { attributes: EXECUTE_TOOL_OPERATION, present: [SPAN_TYPE] },
     { namePrefix: 'execute_tool ', present: [SPAN_TYPE] },
   ],
   genAiConvention: true,

@@ -1,5 +1,4 @@
-import { ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL } from '../../semconv';
-import type { SpanFamily } from './family';
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from './family';
 
 /** Strands' own names: its result's status, and the event whose `message` is the result's content. */
 const TOOL_STATUS = 'gen_ai.tool.status';
@@ -13,12 +12,7 @@ const RESULT_MESSAGE = 'message';
  */
 export const STRANDS: SpanFamily = {
   framework: 'Strands Agents',
-  recognise: [
-    {
-      attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL },
-      present: [TOOL_STATUS],
-    },
-  ],
+  recognise: [{ attributes: EXECUTE_TOOL_OPERATION, present: [TOOL_STATUS] }],
   genAiConvention: true,
   toolName: [{ nameAfter: 'execute_tool ' }],
   readErrorResult(span) {
