@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_GEN_AI_TOOL_NAME } from '../semconv';
-import type { SpanFamily, ToolNameSource } from './families/family';
+import type { SpanFamily, SpanMatch, ToolNameSource } from './families/family';
 import { SPAN_FAMILIES } from './families/list';
 import type { ReadableSpanLike } from './span-shape';
 import { logger } from '../logger';
@@ -18,85 +18,86 @@ export const APPLICATION_FAMILY: SpanFamily = {
   toolName: ['tool.name'],
 };
 
-/** One `SpanMatch` of one family, with its parts as arrays. */
-interface Rule {
-  readonly family: number;
-  readonly nameEquals: string | undefined;
-  readonly namePrefix: string | undefined;
-  readonly nameSuffix: string | undefined;
-  readonly attributes: ReadonlyArray<readonly [string, string]>;
-  readonly present: readonly string[];
-}
+/** Every family's matches, in list order: the first that holds names the span's family. */
+const RULES = SPAN_FAMILIES.flatMap((family, index) =>
+  family.recognise.map((match) => ({ family: index, match })),
+);
 
 /**
- * The families' rules, each filed under the part of it checked first: the first character of the
- * name it equals or starts with (ASCII), else the first attribute it tests, else its name suffix.
- * A span that is no tool span then costs one read of its name's first character and one read of
- * each attribute some rule tests first.
+ * What every span is checked for first, so that a span that is no tool span costs one read of its
+ * name's first character and one read of each attribute some match tests first: each match needs
+ * its name's first character (when it tests the name's start) or else its first attribute.
  */
-const byFirstChar: Rule[][] = Array.from({ length: 128 }, () => []);
-const attributeKeys: string[] = [];
-const byAttribute: Rule[][] = [];
-const bySuffix: Rule[] = [];
-SPAN_FAMILIES.forEach((family, index) => {
-  for (const match of family.recognise) {
-    const rule: Rule = {
-      family: index,
-      nameEquals: match.nameEquals,
-      namePrefix: match.namePrefix,
-      nameSuffix: match.nameSuffix,
-      attributes: Object.entries(match.attributes ?? {}),
-      present: match.present ?? [],
-    };
-    const start = (rule.nameEquals ?? rule.namePrefix ?? '').charCodeAt(0);
-    const key = rule.attributes[0]?.[0] ?? rule.present[0];
-    if (start < 128) byFirstChar[start]!.push(rule);
-    else if (key !== undefined) fileUnder(key, rule);
-    else if (rule.nameSuffix !== undefined) bySuffix.push(rule);
-    else throw new Error(`span family ${family.framework}: a match must test the name or an attribute`);
-  }
-});
-
-function fileUnder(key: string, rule: Rule): void {
-  let index = attributeKeys.indexOf(key);
-  if (index === -1) index = attributeKeys.push(key) - 1;
-  (byAttribute[index] ??= []).push(rule);
+const FIRST_CHARACTERS = new Uint8Array(128);
+const GATE_KEYS: string[] = [];
+let ungated = false;
+for (const { match } of RULES) {
+  const start = (match.nameEquals ?? match.namePrefix ?? '').charCodeAt(0);
+  const key = Object.keys(match.attributes ?? {})[0] ?? match.present?.[0];
+  if (start < 128) FIRST_CHARACTERS[start] = 1;
+  else if (key !== undefined) {
+    if (!GATE_KEYS.includes(key)) GATE_KEYS.push(key);
+  } else ungated = true;
 }
 
 /**
- * Which of `attributeKeys` the span has, one bit each. Generated with each key written out: on an
+ * The declarations' tests, generated as code with each attribute key and name written out: on an
  * SDK span's attributes a read with a variable key costs several times one with a literal key
- * (BENCHMARKS.md, "Span families"), and this runs on every span. Where code cannot be generated
- * (an edge runtime), the same reads with variable keys.
+ * (BENCHMARKS.md, "Span families"), and these run on every span. Where code cannot be generated
+ * (an edge runtime), the same tests read the declarations.
  */
-const presentKeys = generatePresentKeys(attributeKeys);
-
-function generatePresentKeys(keys: readonly string[]): (attributes: Attributes) => number {
-  if (keys.length > 31) throw new Error('span families: more than 31 attributes tested first');
+function generated<F>(parameter: string, body: string, fallback: F): F {
   try {
-    const reads = keys.map((key, i) => `(a[${JSON.stringify(key)}] !== undefined ? ${2 ** i} : 0)`);
-    return new Function('a', `return ${reads.join(' | ') || '0'};`) as (attributes: Attributes) => number;
+    return new Function(parameter, body) as F;
   } catch {
-    return (attributes) =>
-      keys.reduce((bits, key, i) => bits | (attributes[key] !== undefined ? 2 ** i : 0), 0);
+    return fallback;
   }
 }
 
-function matches(span: ReadableSpanLike, rule: Rule): boolean {
-  const name = span.name;
-  const attributes = span.attributes;
-  if (rule.nameEquals !== undefined && name !== rule.nameEquals) return false;
-  if (rule.namePrefix !== undefined && !name.startsWith(rule.namePrefix)) return false;
-  if (rule.nameSuffix !== undefined && !name.endsWith(rule.nameSuffix)) return false;
-  for (const [key, value] of rule.attributes) if (attributes[key] !== value) return false;
-  for (const key of rule.present) if (attributes[key] === undefined) return false;
-  return true;
+const literal = (value: string): string => JSON.stringify(value);
+
+/** Whether the span's attributes have any of `GATE_KEYS`. */
+const hasGateKey: (attributes: Attributes) => boolean = generated(
+  'a',
+  `return ${GATE_KEYS.map((key) => `a[${literal(key)}] !== undefined`).join(' || ') || 'false'};`,
+  (attributes: Attributes) => GATE_KEYS.some((key) => attributes[key] !== undefined),
+);
+
+/** The index of the first family with a match that holds, or -1. Attributes are tested before names. */
+const firstMatchingFamily: (span: ReadableSpanLike) => number = generated(
+  's',
+  'const n = s.name, a = s.attributes;\n' +
+    RULES.map(({ family, match }) => `if (${condition(match)}) return ${family};\n`).join('') +
+    'return -1;',
+  (span: ReadableSpanLike) => RULES.find(({ match }) => matches(span, match))?.family ?? -1,
+);
+
+function condition(match: SpanMatch): string {
+  const parts = [
+    ...Object.entries(match.attributes ?? {}).map(
+      ([key, value]) => `a[${literal(key)}] === ${literal(value)}`,
+    ),
+    ...(match.present ?? []).map((key) => `a[${literal(key)}] !== undefined`),
+    ...(match.nameEquals === undefined ? [] : [`n === ${literal(match.nameEquals)}`]),
+    ...(match.namePrefix === undefined
+      ? []
+      : [
+          `n.charCodeAt(0) === ${match.namePrefix.charCodeAt(0)} && n.startsWith(${literal(match.namePrefix)})`,
+        ]),
+    ...(match.nameSuffix === undefined ? [] : [`n.endsWith(${literal(match.nameSuffix)})`]),
+  ];
+  return parts.join(' && ') || 'false';
 }
 
-/** The first family (in list order) among `rules` that matches `span`, if before `best`. */
-function firstMatching(span: ReadableSpanLike, rules: readonly Rule[], best: number): number {
-  for (const rule of rules) if (rule.family < best && matches(span, rule)) best = rule.family;
-  return best;
+function matches(span: ReadableSpanLike, match: SpanMatch): boolean {
+  const { name, attributes } = span;
+  return (
+    Object.entries(match.attributes ?? {}).every(([key, value]) => attributes[key] === value) &&
+    (match.present ?? []).every((key) => attributes[key] !== undefined) &&
+    (match.nameEquals === undefined || name === match.nameEquals) &&
+    (match.namePrefix === undefined || name.startsWith(match.namePrefix)) &&
+    (match.nameSuffix === undefined || name.endsWith(match.nameSuffix))
+  );
 }
 
 /**
@@ -109,18 +110,10 @@ export function recognizeToolSpan(
   span: ReadableSpanLike,
   matcher: ToolSpanMatcher | undefined,
 ): ToolSpanFamily | undefined {
-  const none = SPAN_FAMILIES.length;
-  let best = none;
-  const byName = byFirstChar[span.name.charCodeAt(0)];
-  if (byName !== undefined && byName.length > 0) best = firstMatching(span, byName, best);
-  const present = presentKeys(span.attributes);
-  if (present !== 0) {
-    for (let i = 0; i < byAttribute.length; i++) {
-      if ((present & (2 ** i)) !== 0) best = firstMatching(span, byAttribute[i]!, best);
-    }
+  if (ungated || FIRST_CHARACTERS[span.name.charCodeAt(0)] === 1 || hasGateKey(span.attributes)) {
+    const family = firstMatchingFamily(span);
+    if (family !== -1) return SPAN_FAMILIES[family];
   }
-  if (bySuffix.length > 0) best = firstMatching(span, bySuffix, best);
-  if (best !== none) return SPAN_FAMILIES[best];
   if (matcher !== undefined && matcher(span)) return APPLICATION_FAMILY;
   return undefined;
 }
