@@ -91,7 +91,8 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
         return this as unknown as Span;
       },
     };
-    for (const [key, value] of Object.entries(missing ?? {})) writer.setAttribute(key, value!);
+    if (missing !== undefined)
+      for (const [key, value] of Object.entries(missing)) writer.setAttribute(key, value!);
     const marked = markToolSpan(writer, span, family, httpChild, hidden);
     const repair = haltedSpanRepair(span);
     if (repair !== undefined) status = repair.status;

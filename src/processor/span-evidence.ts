@@ -222,9 +222,11 @@ function readReturnedError(
 ): ToolErrorClassification | undefined {
   const found = classifyResultText(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]);
   if (found !== undefined) return found;
-  for (const key of family.result ?? []) {
-    const classification = classifyResultText(span.attributes[key]);
-    if (classification !== undefined) return classification;
+  if (family.result !== undefined) {
+    for (const key of family.result) {
+      const classification = classifyResultText(span.attributes[key]);
+      if (classification !== undefined) return classification;
+    }
   }
   const errorResult = family.readErrorResult?.(span);
   if (errorResult === undefined) return undefined;

@@ -78,8 +78,9 @@ export class ToolErrorSpanProcessor {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
       const httpChild = this.openToolSpans.close(span.spanContext());
-      for (const [key, value] of Object.entries(missingGenAiAttributes(span, family) ?? {}))
-        span.setAttribute(key, value!);
+      const missing = missingGenAiAttributes(span, family);
+      if (missing !== undefined)
+        for (const [key, value] of Object.entries(missing)) span.setAttribute(key, value!);
       // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
       const hidden = argumentsHiddenOn(span);
       markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);
