@@ -1,8 +1,9 @@
 import { trace } from '@opentelemetry/api';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import { checkCaptureOptions } from './config';
+import { withNameAndLength } from './name-and-length';
 import type { InstrumentToolOptions, ToolCallInfo } from './types';
-import type { ToolCallOptions } from './tool-call/tool-call';
+import type { ToolCallOptions } from './tool-call/options';
 import { traceFunctionCall } from './tool-call/trace-tool-call';
 
 type ToolFunction = (...args: any[]) => unknown;
@@ -40,8 +41,7 @@ export function instrumentTool<F extends ToolFunction>(
     INSTRUMENTATION_NAME,
     INSTRUMENTATION_VERSION,
   );
-  // Copied field by field: an object spread here cost ~0.45 µs a call, and left an object whose
-  // property reads in the wrapper were ~8× slower (bench/wrapper.ts, BENCHMARKS.md).
+  // Copied field by field rather than spread into each call's info (BENCHMARKS.md, case 3).
   const { name, callId, description, type } = base;
   const trace_ = (self: unknown, args: unknown[]) =>
     traceFunctionCall(
@@ -58,8 +58,7 @@ export function instrumentTool<F extends ToolFunction>(
   // Same [[Prototype]] as `fn` (AsyncFunction, AsyncGeneratorFunction…): frameworks pick how to
   // run a tool by it, e.g. VoltAgent streams an `execute` whose constructor is AsyncGeneratorFunction.
   Object.setPrototypeOf(wrapped, Object.getPrototypeOf(fn));
-  Object.defineProperty(wrapped, 'length', { value: fn.length, configurable: true });
-  Object.defineProperty(wrapped, 'name', { value: fn.name, configurable: true });
+  withNameAndLength(wrapped, fn);
   if ('prototype' in fn && 'prototype' in wrapped)
     (wrapped as { prototype: unknown }).prototype = (fn as { prototype: unknown }).prototype;
   for (const key of Reflect.ownKeys(fn)) {

@@ -1,6 +1,7 @@
 import { types } from 'node:util';
 import { logger } from '../logger';
 import type { AnyFunction } from './adapters/adapter';
+import { withNameAndLength } from './name-and-length';
 
 /** A wrapper in a shimmer-style chain: `__original` is what it wrapped. */
 interface ChainedWrapper extends AnyFunction {
@@ -44,8 +45,7 @@ export class OwnWrappers {
       const gate: ChainedWrapper = function (this: unknown, ...args: unknown[]) {
         return Reflect.apply(isEnabled() && !gate[RETIRED] ? active : original, this, args);
       };
-      defineHidden(gate, 'length', original.length);
-      defineHidden(gate, 'name', original.name);
+      withNameAndLength(gate, original);
       // shimmer's fields, so `isWrapped` and other instrumentations read the chain as theirs.
       defineHidden(gate, '__original', original);
       defineHidden(gate, '__unwrap', () => {

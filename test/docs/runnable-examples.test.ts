@@ -114,6 +114,9 @@ describe('README and docs/ examples, run', function () {
     rmSync(WORK, { recursive: true, force: true });
     mkdirSync(WORK, { recursive: true });
     writeFileSync(join(WORK, 'fetch-redirect.mjs'), FETCH_REDIRECT);
+    // A package scope of their own: inside the repository's, `otel-tool-errors` would resolve to
+    // the repository itself (a package's self-reference), not to the build installed here.
+    writeFileSync(join(WORK, 'package.json'), JSON.stringify({ private: true }));
     await buildPackage(join(WORK, 'node_modules', 'otel-tool-errors'));
   });
   after(() => api.server.close());

@@ -9,6 +9,7 @@ import { isPatched, type FrameworkSupport, type PatchPoint } from '../framework-
 import { watchLoadedFile } from '../loaded-file-watch';
 import { manifestAbove, versionOf } from '../package-manifest';
 import { OwnWrappers } from '../own-wrappers';
+import type { ToolCallOptions, ToolCallSettings } from '../tool-call/options';
 import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
 import { isObjectLike, read } from '../../classify/safe';
@@ -45,7 +46,7 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
   return {
     diag: logger,
     traceToolCall: (fields, run, options) =>
-      traceToolCall(state.tracer(), state.config(), toolCallInfo(fields), run, options),
+      traceToolCall(state.tracer(), state.config(), toolCallInfo(fields), run, withSignal(options, fields)),
     wrap: (target, name, wrapper) => wrappers.wrap(target, name, wrapper as (original: unknown) => unknown),
     wrapExports: (exportWrappers) => ({
       expects: shapeOf(exportWrappers),
@@ -169,6 +170,14 @@ function shapeOf({ prototypes = {}, functions = {} }: ExportWrappers): ExportSha
 /** The version of package `name` that `filename` belongs to: the nearest package.json of that name. */
 function versionAbove(filename: string, name: string): string | undefined {
   return versionOf(manifestAbove(dirname(filename), (manifest) => manifest.name === name));
+}
+
+/** The options, with the abort signal the framework handed the call when it handed one. */
+function withSignal(
+  options: ToolCallOptions | undefined,
+  { callerSignal }: ToolCallFields,
+): ToolCallSettings | undefined {
+  return callerSignal === undefined ? options : { ...options, callerSignal };
 }
 
 /** The fields the span records: ids and descriptions only when they are strings with content. */

@@ -1,7 +1,7 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import type { LoadedFileWatch } from '../loaded-file-watch';
-import type { ToolCallOptions } from '../tool-call/tool-call';
+import type { ToolCallOptions, ToolCallReport } from '../tool-call/options';
 import type { ToolCallInfo } from '../types';
 
 /**
@@ -15,6 +15,11 @@ export type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 export interface ToolCallFields extends Omit<ToolCallInfo, 'callId' | 'description'> {
   callId?: unknown;
   description?: unknown;
+  /**
+   * The abort signal the framework handed the tool for this call, if it hands one: a thrown abort
+   * is read against it, to tell the caller's cancel from the tool's own timeout.
+   */
+  callerSignal?: unknown;
 }
 
 /** What to do to a loaded module's exports. `patch` may return other exports for the app to get. */
@@ -53,8 +58,11 @@ export interface FilePatch<Exports = any> extends ModulePatch<Exports> {
 export interface AdapterContext {
   /** The package's `diag` logger; each applied patch is logged here at debug level. */
   readonly diag: DiagLogger;
-  /** Runs `run` as one tool call: see `traceToolCall`, with this instrumentation's tracer and options. */
-  traceToolCall<T>(fields: ToolCallFields, run: () => T, options?: ToolCallOptions): T;
+  /**
+   * Runs `run` as one tool call: see `traceToolCall`, with this instrumentation's tracer and
+   * config. `options` describe the framework; `report` is for `outcome: 'reported'`.
+   */
+  traceToolCall<T>(fields: ToolCallFields, run: (report: ToolCallReport) => T, options?: ToolCallOptions): T;
   /**
    * Puts `wrapper(original)` on top of `target[name]`, active while this instrumentation is enabled
    * (it calls through to what it wrapped otherwise), so a wrapper need not check `isEnabled`.

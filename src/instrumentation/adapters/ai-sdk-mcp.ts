@@ -65,8 +65,8 @@ function wrapCreate(original: AnyFunction, patchClientClass: (client: unknown) =
       // Watched only once the app awaits it: a rejection nobody handles stays the app's.
       observeWhenCallerDoes(created, {
         resolved: patchClientClass,
-        fail: () => undefined,
-        failUnobserved: () => undefined,
+        failed: () => undefined,
+        failedUnobserved: () => undefined,
         streamEnded: () => undefined,
         runStep: (step) => step(),
       });

@@ -7,8 +7,10 @@ import { ConfigurableExports } from './shared/configurable-exports';
  * Vercel AI SDK v6 (`ai` 5.x and 6.x). A tool does not know its name (it is the key in `tools`), so
  * the adapter wraps `tools[name].execute` in the arguments of `generateText`/`streamText` and in
  * what `ToolLoopAgent.prototype.prepareCall` returns. The SDK returns tool errors as `tool-error`
- * parts; the wrapper sees the thrown error first. With `experimental_telemetry` on, the SDK's own
- * `ai.toolCall` span is active around `execute` and is enriched instead of duplicated.
+ * parts; the wrapper sees the thrown error first, with the `abortSignal` the SDK hands `execute`,
+ * which tells a caller's cancel from the tool's own timeout (caller-signal.ts). With
+ * `experimental_telemetry` on, the SDK's own `ai.toolCall` span is active around `execute` and is
+ * enriched instead of duplicated.
  *
  * Calls the model makes to an unknown tool, or with input that fails the schema, never reach
  * `execute`; they get a span when their step finishes (`onStepFinish`), from the SDK's error.
@@ -103,12 +105,19 @@ function tracedTool(ctx: AdapterContext, name: string, tool: AiTool): AiTool {
     ...tool,
     execute(this: unknown, ...args: unknown[]) {
       if (!ctx.isEnabled()) return execute.apply(tool, args);
-      const [input, options] = args as [unknown, { toolCallId?: unknown } | undefined];
+      const [input, options] = args as [unknown, { toolCallId?: unknown; abortSignal?: unknown } | undefined];
       return ctx.traceToolCall(
-        { name, callId: options?.toolCallId, description: tool.description, type: 'function', args: input },
+        {
+          name,
+          callId: options?.toolCallId,
+          description: tool.description,
+          type: 'function',
+          args: input,
+          callerSignal: options?.abortSignal,
+        },
         () => execute.apply(tool, args),
         // Only the SDK sees these tools, and it awaits every execute it starts.
-        { frameworkHandlesResult: true },
+        { outcome: 'awaited' },
       );
     },
   };

@@ -1,7 +1,7 @@
+import type { ToolCallReport } from '../tool-call/options';
 import type { AdapterContext, FrameworkAdapter } from './adapter';
 import { traceApprovalRequests, traceDeniedApprovals } from './shared/ai-sdk-approvals';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
-import { PendingOutcome } from './shared/pending-outcome';
 
 /**
  * Vercel AI SDK v7 (ESM-only). No patching: the adapter is a telemetry integration, the same kind
@@ -49,7 +49,7 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v7',
   ownToolSpans: "`@ai-sdk/otel`'s `execute_tool` spans",
   setup(ctx) {
-    const pending = new Map<string, PendingOutcome>();
+    const pending = new Map<string, ToolCallReport>();
     const integration = {
       executeTool: (event: ToolCallEvent) => executeTool(ctx, pending, event),
       onToolExecutionEnd(event: ToolEndEvent) {
@@ -87,39 +87,37 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
   },
 };
 
-function executeTool(ctx: AdapterContext, pending: Map<string, PendingOutcome>, event: ToolCallEvent) {
+function executeTool(ctx: AdapterContext, pending: Map<string, ToolCallReport>, event: ToolCallEvent) {
   const { toolCall, execute } = event;
   if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return execute();
   const key = keyOf(event.callId, event.toolCallId);
-  const outcome = new PendingOutcome();
-  pending.set(key, outcome);
-  let run: Promise<unknown> | undefined;
-  ctx.traceToolCall(
+  return ctx.traceToolCall(
     {
       name: toolCall.toolName,
       callId: event.toolCallId,
       type: toolCall.providerExecuted ? 'extension' : 'function',
       args: toolCall.input,
     },
-    () => {
-      run = execute();
-      // The span settles with the output from onToolExecutionEnd; `execute` itself resolves to nothing.
-      return outcome;
+    (outcome) => {
+      pending.set(key, outcome);
+      const run = execute();
+      // Fallback when onToolExecutionEnd brings no output (telemetry that hides outputs).
+      run.then(
+        () => setImmediate(() => settleLate(pending, key, outcome, undefined, false)),
+        (err: unknown) => setImmediate(() => settleLate(pending, key, outcome, err, true)),
+      );
+      return run;
     },
-    { eagerThenable: true },
+    // The span settles with the output onToolExecutionEnd brings, inside that event, before
+    // `@ai-sdk/otel` ends its span; `execute` itself resolves to nothing.
+    { outcome: 'reported' },
   );
-  // Fallback when onToolExecutionEnd brings no output (telemetry that hides outputs).
-  run?.then(
-    () => setImmediate(() => settleLate(pending, key, outcome, undefined, false)),
-    (err: unknown) => setImmediate(() => settleLate(pending, key, outcome, err, true)),
-  );
-  return run as Promise<unknown>;
 }
 
 function settleLate(
-  pending: Map<string, PendingOutcome>,
+  pending: Map<string, ToolCallReport>,
   key: string,
-  outcome: PendingOutcome,
+  outcome: ToolCallReport,
   value: unknown,
   failed: boolean,
 ): void {

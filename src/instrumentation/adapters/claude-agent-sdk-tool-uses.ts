@@ -5,8 +5,8 @@ import { classifyToolResult } from '../../classify/result';
 import { isObjectLike, readOwnData, readOwnString } from '../../classify/safe';
 import { ToolExecutionError } from '../../errors';
 import { logger } from '../../logger';
+import type { ToolCallReport } from '../tool-call/options';
 import type { AdapterContext } from './adapter';
-import { PendingOutcome } from './shared/pending-outcome';
 
 /**
  * The tool calls of one Claude Agent SDK `query()`, read from the messages the app reads: an
@@ -26,7 +26,8 @@ const INVALID_INPUT_TEXT = /^<tool_use_error>InputValidationError:/;
 const INVALID_INPUT = makeClassification('invalid_input', 'tool_error', 'message');
 
 interface OpenToolUse {
-  outcome: PendingOutcome;
+  /** Settles the call's span; none until the span started. */
+  outcome?: ToolCallReport;
   /** The span's context: tool calls of a subagent this tool started nest under it. */
   context: Context;
   /** What the CLI said about the call's result, read before the span is classified. */
@@ -69,11 +70,11 @@ export class ToolUseSpans {
     for (const [id, call] of this.open) {
       this.open.delete(id);
       if (err !== undefined) {
-        call.outcome.reject(err);
+        call.outcome?.reject(err);
         continue;
       }
       call.verdict = CANCELED;
-      call.outcome.resolve(undefined);
+      call.outcome?.resolve(undefined);
     }
   }
 
@@ -83,19 +84,20 @@ export class ToolUseSpans {
     if (id === undefined || name === undefined || this.open.has(id)) return;
     const parentId = readOwnString(message, 'parent_tool_use_id');
     const parent = (parentId !== undefined && this.open.get(parentId)?.context) || this.parent;
-    const call: OpenToolUse = { outcome: new PendingOutcome(), context: parent };
+    const call: OpenToolUse = { context: parent };
     this.open.set(id, call);
     context.with(parent, () =>
       this.ctx.traceToolCall(
         { name, callId: id, type: 'function', args: readOwnData(block, 'input') },
-        () => {
+        (outcome) => {
           call.context = context.active();
-          return call.outcome;
+          call.outcome = outcome;
         },
         {
-          eagerThenable: true,
+          // The CLI runs the tool; the messages report how it went (see finish).
+          outcome: 'reported',
           classifyResult: (result) => call.verdict ?? classifyToolResult(result),
-          haltOfResult: () => (call.denied ? 'denied' : undefined),
+          halts: { returned: () => (call.denied ? 'denied' : undefined) },
         },
       ),
     );
@@ -108,7 +110,7 @@ export class ToolUseSpans {
     this.open.delete(id);
     const thrown = this.thrownBy(id);
     if (thrown !== undefined) {
-      call.outcome.reject(thrown);
+      call.outcome?.reject(thrown);
       return;
     }
     if (readOwnData(block, 'is_error') === true) {
@@ -116,7 +118,7 @@ export class ToolUseSpans {
       if (isRefused(meta)) call.denied = true;
       else call.verdict = verdictOf(block, meta);
     }
-    call.outcome.resolve(block);
+    call.outcome?.resolve(block);
   }
 }
 

@@ -1,6 +1,7 @@
 import { context } from '@opentelemetry/api';
 import { types } from 'node:util';
 import { isObjectLike, readOwnData } from '../../classify/safe';
+import { withNameAndLength } from '../name-and-length';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { ToolUseSpans } from './claude-agent-sdk-tool-uses';
 
@@ -145,9 +146,7 @@ function rememberFailures(ctx: AdapterContext, handler: AnyFunction, thrown: Thr
       throw err;
     }
   };
-  Object.defineProperty(remembering, 'name', { value: handler.name, configurable: true });
-  Object.defineProperty(remembering, 'length', { value: handler.length, configurable: true });
-  return remembering;
+  return withNameAndLength(remembering, handler);
 }
 
 /** Errors of in-process tools by `tool_use_id`, until the app reads the call's result. */

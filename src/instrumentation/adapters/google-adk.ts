@@ -62,11 +62,11 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
       },
       () => original.apply(this, args),
       {
-        haltOfResult: () => haltOfAdkResult(toolContext),
+        halts: { returned: () => haltOfAdkResult(toolContext) },
         // ADK records no exception on its span; the one recorded is the real error, noted first.
-        recordExceptionOnFrameworkSpan: true,
+        frameworkRecordsNoException: true,
         // ADK's function-call handling awaits every runAsync it starts.
-        frameworkHandlesResult: true,
+        outcome: 'awaited',
       },
     );
   };

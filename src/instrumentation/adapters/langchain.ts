@@ -1,9 +1,5 @@
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
-import {
-  langGraphControlFlowFiles,
-  langGraphHaltOfError,
-  langGraphHaltOfResult,
-} from './shared/langgraph-control-flow';
+import { LangGraphControlFlow } from './shared/langgraph-control-flow';
 
 /**
  * `@langchain/core` tools: `StructuredTool.prototype.call`, which `invoke`, `tool()`,
@@ -26,11 +22,15 @@ interface ToolCallArg {
 export const langchainAdapter: FrameworkAdapter = {
   name: 'langchain',
   setup(ctx) {
+    // This instance's state: another instance's `disable()` must not change what this one sees.
+    // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
+    const callbackManagers = new Set<CallbackManagerModule>();
+    const langGraph = new LangGraphControlFlow();
+    const call = (original: AnyFunction) => wrapCall(ctx, original, callbackManagers, langGraph);
     const tools = {
       files: builds('@langchain/core/dist/tools/index', 'cjs', 'js'),
-      ...ctx.wrapExports({ prototypes: { StructuredTool: { call: (original) => wrapCall(ctx, original) } } }),
+      ...ctx.wrapExports({ prototypes: { StructuredTool: { call } } }),
     };
-    // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
     const callbackManager = {
       files: builds('@langchain/core/dist/callbacks/manager', 'cjs', 'js'),
       patch(exports: CallbackManagerModule) {
@@ -41,18 +41,10 @@ export const langchainAdapter: FrameworkAdapter = {
       },
     };
     return {
-      modules: [
-        ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]),
-        langGraphControlFlowFiles(ctx),
-      ],
+      modules: [ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]), langGraph.files(ctx)],
     };
   },
 };
-
-const callbackManagers = new Set<CallbackManagerModule>();
-
-/** How LangGraph stops a tool for a human or another agent (see langgraph-control-flow.ts). */
-const LANGGRAPH_HALTS = { haltOfError: langGraphHaltOfError, haltOfResult: langGraphHaltOfResult };
 
 /**
  * OpenInference's LangChain instrumentation makes its own TOOL span for every tool run (from
@@ -60,16 +52,22 @@ const LANGGRAPH_HALTS = { haltOfError: langGraphHaltOfError, haltOfResult: langG
  * adapter then starts none, and the processor enriches OpenInference's span when it ends (from its
  * status and exception text, and the failed HTTP calls under it).
  */
-function isOpenInferenceTracing(): boolean {
+function isOpenInferenceTracing(callbackManagers: Set<CallbackManagerModule>): boolean {
   for (const manager of callbackManagers) if (manager.openInferencePatched === true) return true;
   return false;
 }
 
 /** `call(arg, configArg, tags)`: `arg` is the input or a `tool_call`; the id may be on `configArg.toolCall`. */
-function wrapCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
+function wrapCall(
+  ctx: AdapterContext,
+  original: AnyFunction,
+  callbackManagers: Set<CallbackManagerModule>,
+  langGraph: LangGraphControlFlow,
+): AnyFunction {
   return function call(this: unknown, ...args: unknown[]) {
     const tool = this as { name?: unknown; description?: unknown } | undefined;
-    if (typeof tool?.name !== 'string' || isOpenInferenceTracing()) return original.apply(this, args);
+    if (typeof tool?.name !== 'string' || isOpenInferenceTracing(callbackManagers))
+      return original.apply(this, args);
     const [arg, configArg] = args as [ToolCallArg | undefined, { toolCall?: ToolCallArg } | undefined];
     const isToolCall = typeof arg === 'object' && arg !== null && arg.type === 'tool_call';
     return ctx.traceToolCall(
@@ -81,7 +79,8 @@ function wrapCall(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         args: isToolCall ? arg.args : arg,
       },
       () => original.apply(this, args),
-      LANGGRAPH_HALTS,
+      // LangGraph's interrupts and handoffs (see langgraph-control-flow.ts).
+      { halts: langGraph.halts },
     );
   };
 }

@@ -59,7 +59,7 @@ function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
       },
       () => original.apply(this, args),
       // AgentWorkflow awaits every callTool it makes.
-      { frameworkHandlesResult: true },
+      { outcome: 'awaited' },
     );
   };
 }

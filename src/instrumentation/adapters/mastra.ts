@@ -75,7 +75,8 @@ function wrapCreateTool(ctx: AdapterContext, original: AnyFunction): AnyFunction
 /** `execute(inputData, context)`: the call id is `context.agent.toolCallId` when an agent calls. */
 function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
   ctx.wrap(tool, 'execute', (execute) => {
-    const traced = function (this: unknown, ...args: unknown[]) {
+    // `ctx.wrap` gives the method it installs the name and length of `execute`.
+    return function (this: unknown, ...args: unknown[]) {
       const [input, executionContext] = args as [unknown, ExecutionContext | undefined];
       const suspension = { called: false };
       const suspended = () => (suspension.called ? ('paused' as const) : undefined);
@@ -91,12 +92,9 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
         },
         () => execute!.apply(this, callArgs),
         // Mastra's eager tool execution throws once `suspend` is called (EagerToolExecutionNotRun).
-        { haltOfResult: suspended, haltOfError: suspended },
+        { halts: { returned: suspended, thrown: suspended } },
       );
     };
-    Object.defineProperty(traced, 'name', { value: execute!.name, configurable: true });
-    Object.defineProperty(traced, 'length', { value: execute!.length, configurable: true });
-    return traced;
   });
 }
 

@@ -112,7 +112,7 @@ function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): Any
       {
         classifyResult: (result) => classifyResult(result, tool, reportsExecution, attempt.executed),
         // The runner awaits every function tool it invokes.
-        frameworkHandlesResult: true,
+        outcome: 'awaited',
       },
     );
   };
@@ -227,7 +227,7 @@ function traceUndecided(
         args: run.toolCall?.arguments,
       },
       () => undefined,
-      { haltOfResult: () => halt },
+      { halts: { returned: () => halt } },
     );
   }
 }

@@ -16,7 +16,7 @@ import type { ResultObserver } from './result-observer';
  * processed: a fulfilled one is read (reading cannot change anything), a rejected one is left to
  * the process and its span ends failed without the reason. The settle hook is turned on only for a
  * promise still pending at that look (a call whose caller has not reacted yet): each hook switched
- * costs about 1 µs a call (Node switches its own promise tracking with it).
+ * on is paid by every call (Node switches its own promise tracking with it; BENCHMARKS.md, case 3).
  */
 
 /** A promise returned through nested calls has one observer per call. */
@@ -25,7 +25,7 @@ const waiting = new WeakMap<Promise<unknown>, ResultObserver[]>();
 let toSweep: Promise<unknown>[] = [];
 /**
  * How many promises are waiting. One that never settles and is dropped by its caller keeps the
- * hooks on (V8 then runs them for every promise, tens of nanoseconds each).
+ * hooks on (V8 then runs them for every promise the app makes).
  */
 let waitingCount = 0;
 type StopHook = ReturnType<typeof promiseHooks.onInit>;
@@ -56,7 +56,7 @@ export function observeWhenCallerDoes(promise: Promise<unknown>, observer: Resul
 export function observeNow(promise: PromiseLike<unknown>, observer: ResultObserver): void {
   promise.then(
     (value) => observer.resolved(value),
-    (err: unknown) => observer.fail(err),
+    (err: unknown) => observer.failed(err),
   );
 }
 
@@ -118,7 +118,7 @@ function sweep(): void {
     stopWaiting(promise);
     for (const observer of observers) {
       if (state === 'fulfilled') observeNow(promise, observer);
-      else observer.failUnobserved();
+      else observer.failedUnobserved();
     }
   }
   if (waitingCount <= 0) stopAllHooks();

@@ -109,7 +109,7 @@ function watchStep(observer: ResultObserver, method: string, step: () => Promise
     (res) => {
       if (method !== 'next' || (res as IteratorResult<unknown> | undefined)?.done) observer.streamEnded();
     },
-    (err: unknown) => observer.fail(err),
+    (err: unknown) => observer.failed(err),
   );
   return result;
 }
@@ -139,7 +139,7 @@ function watchNodeReadable(stream: NodeReadableLike, observer: ResultObserver): 
       logger.error('could not read the tool stream error', err);
     }
     if (errored === null || errored === undefined || isStoppedByConsumer(errored)) observer.streamEnded();
-    else observer.fail(errored);
+    else observer.failed(errored);
   });
 }
 
@@ -182,7 +182,7 @@ export function watchWebStream(stream: ReadableStream, observer: ResultObserver)
             observer.streamEnded();
           } else controller.enqueue(value);
         } catch (err) {
-          observer.fail(err);
+          observer.failed(err);
           controller.error(err);
         }
       },

@@ -57,7 +57,7 @@ const bluebirds = new ClassMethodWatch(
     const inspected = promise as BluebirdInspection;
     if (inspected.isFulfilled()) observeNow(inspected, observer);
     // Bluebird reports the reason to the process, as a native promise's goes to Node.
-    else if (inspected.isRejected()) observer.failUnobserved();
+    else if (inspected.isRejected()) observer.failedUnobserved();
     else observer.streamEnded();
   },
 );
@@ -104,7 +104,7 @@ function watchFulfilled(observer: ResultObserver, onFulfilled: unknown): (value:
 
 function watchRejected(observer: ResultObserver, onRejected: unknown): (reason: unknown) => unknown {
   return (reason) => {
-    observer.fail(reason);
+    observer.failed(reason);
     if (typeof onRejected === 'function') return (onRejected as (r: unknown) => unknown)(reason);
     throw reason;
   };

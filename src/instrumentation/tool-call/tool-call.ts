@@ -1,8 +1,7 @@
-import { context, trace, type Context, type Span, type SpanKind } from '@opentelemetry/api';
+import { context, trace, type Context, type Span } from '@opentelemetry/api';
 import { classifyToolError } from '../../classify/classify-error';
 import { classifyToolResult } from '../../classify/result';
 import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
-import { isStrongerEvidence } from '../../classify/evidence';
 import { isObjectLike, readString } from '../../classify/safe';
 import { logger } from '../../logger';
 import { redactedException } from '../../redact/exception';
@@ -14,80 +13,42 @@ import { hideArgumentsOn } from '../../tool-span/hidden-arguments';
 import { markSpanHalted } from '../../tool-span/halted-call';
 import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
+import { haltOf } from './halt-verdict';
+import { readAbortAgainst } from './caller-signal';
+import type { ToolCallSettings } from './options';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
-import { watchThenable } from './thenable-watch';
-import { haltOf, type HaltVerdict } from './halt-verdict';
 import type { ResultObserver } from './result-observer';
+import type { SpanMarks } from './span-marks';
 import { isWebReadableStream, watchStream, watchWebStream } from './stream-watch';
+import { watchThenable } from './thenable-watch';
 
 /**
- * One tool execution's life on its span: marking what failed (the strongest evidence wins),
- * recording the one exception event, and ending the span when the returned value settles.
+ * One tool call's life on its span, in three states:
+ *
+ *   started ── returned(a promise, thenable or stream; anything, when the outcome is reported) ──▶ pending
+ *   started ── returned(any other value) or failed(err) ──────────────────────────────────────────▶ ended
+ *   pending ── resolved(value), failed(err), failedUnobserved() or streamEnded() ──────────────────▶ ended
+ *
+ * `started`: `run` is running. `pending`: its value is watched until it settles (a promise from
+ * the moment its caller observes it, see promise-watch.ts), or the framework's report is awaited.
+ * Reaching `ended`, the call settles once, deciding in this order (see `settle`):
+ *   1. halted: the framework stopped the call for someone else: paused, denied or handoff, no failure;
+ *   2. failed: a thrown error, a rejection nobody observed, or an error result: the span is marked;
+ *   3. returned: the result is recorded when results are captured;
+ * then `attributesHook` runs and the span ends, if the call started it.
+ * `noted(err)` (recordToolError: an error the framework will swallow) marks the span while the call
+ * is `started` or `pending`, and changes no state.
  */
-
-export interface ToolCallOptions {
-  /** Per-framework detection of a *returned* error; defaults to `classifyToolResult`. */
-  classifyResult?: (result: unknown) => ToolErrorClassification | undefined;
-  /**
-   * `run` returns a thenable that does no work when `then` is called (one the adapter settles by
-   * hand): watch it like a promise. Other thenables that are not native promises are left alone.
-   */
-  eagerThenable?: boolean;
-  /**
-   * `run` is called by the framework, which always reacts to the promise it returns: watch it at
-   * once. Promise hooks (see promise-watch.ts) are for promises the app may leave unhandled.
-   */
-  frameworkHandlesResult?: boolean;
-  /** The operation that names a span when one is started (`{operation} {name}`, capped) and its kind; default `execute_tool`, INTERNAL. */
-  spanOperation?: string;
-  spanKind?: SpanKind;
-  /**
-   * Always start a new span under this context (a remote parent extracted from a request), never
-   * enrich the active span; the active span, if another, is linked.
-   */
-  parent?: Context;
-  /**
-   * The `error.type` of a call that returned an error result, on a span this call started: a
-   * protocol's fixed value (MCP: `tool_error`). The finer type goes to `tool.error_detail_type`.
-   */
-  errorResultType?: string;
-  /** The framework's span never gets an exception event from the framework (ADK): record ours on it. */
-  recordExceptionOnFrameworkSpan?: boolean;
-  /** Called once when the call throws, with the span it marked, to add what the protocol knows. */
-  onError?: (span: Span, err: unknown) => void;
-  /**
-   * What the framework throws to stop the call for someone else (LangGraph's interrupt, a handoff):
-   * the call then ends `paused`, `denied` or `handoff`, unmarked, with no exception event.
-   */
-  haltOfError?: HaltVerdict;
-  /** The same for a returned value (a pending or refused approval, a handoff `Command`). */
-  haltOfResult?: HaltVerdict;
-}
+type ToolCallState = 'started' | 'pending' | 'ended';
 
 /**
- * The strongest classification written on one span, so a weaker one never overwrites it. Shared by
- * every call on that span: a nested call finds its outer call's through the context (a WeakMap
- * entry per call cost ~0.6 µs a failure, BENCHMARKS.md), and calls that enrich a framework's span
- * share one through `frameworkSpanMarks`, since they need not be nested.
+ * What a call settled with: a result (returned, resolved, or a stream's end), an error (thrown,
+ * rejected, or a stream's), or a rejection nobody observed (the process got the reason, not us).
  */
-export interface SpanMarks {
-  classification?: ToolErrorClassification;
-  /**
-   * The strongest failure of nested calls on the span (same tool, called inside itself), written
-   * only if the outermost call fails too: an outer call that recovered leaves the span unmarked.
-   */
-  nested?: { classification: ToolErrorClassification; message: string | undefined };
-  /** The status text written with `classification`. */
-  message?: string;
-  exceptionRecorded?: boolean;
-}
-const frameworkSpanMarks = new WeakMap<Span, SpanMarks>();
+type Settlement = 'result' | 'error' | 'unobserved';
 
-export function frameworkMarks(span: Span): SpanMarks {
-  let marks = frameworkSpanMarks.get(span);
-  if (marks === undefined) frameworkSpanMarks.set(span, (marks = {}));
-  return marks;
-}
+/** What `watch` returns for a value that is settled already. */
+const SETTLED = Symbol('settled');
 
 /** `owner`: we started the span. `framework`: the framework's span. `nested`: an outer call of ours. */
 export type SpanRole = 'owner' | 'framework' | 'nested';
@@ -95,7 +56,7 @@ export type SpanRole = 'owner' | 'framework' | 'nested';
 /** One tool execution's span work. Every method is safe: it reports through `diag`, never throws. */
 export class ToolCall implements ResultObserver, ActiveToolCall {
   readonly context: Context;
-  private finished = false;
+  private state: ToolCallState = 'started';
   /** The argument values error text must not repeat; listed on the first failure. */
   private hiddenTexts: readonly string[] | undefined;
 
@@ -106,7 +67,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     parent: Context,
     private readonly config: ToolInstrumentationConfig,
     private readonly info: ToolCallInfo,
-    private readonly options: ToolCallOptions,
+    private readonly options: ToolCallSettings,
   ) {
     // A nested call keeps its outer call's context: errors noted inside it mark the same span.
     this.context =
@@ -115,143 +76,83 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         : (role === 'owner' ? trace.setSpan(parent, span) : parent).setValue(ACTIVE_TOOL_CALL_KEY, this);
   }
 
-  /** The call's return value: watched until it settles, returned as it is (see traceToolCall). */
-  settle<T>(result: T): T {
+  /** `run` returned `result`, which is handed back as it is (see traceToolCall). */
+  returned<T>(result: T): T {
+    if (this.state !== 'started') return result;
+    this.state = 'pending';
+    if (this.options.outcome === 'reported') return result;
     try {
-      if (isPlainPromise(result)) {
-        if (this.options.frameworkHandlesResult) observeNow(result, this);
-        else observeWhenCallerDoes(result, this);
-        return result;
-      }
-      const thenable = this.options.eagerThenable && isThenable(result) ? result : promiseSubclass(result);
-      if (thenable) {
-        observeNow(thenable, this);
-        return result;
-      }
-      // Any other thenable is watched through its caller (a query builder runs its query each
-      // time `then` is called), or its span ends here, as the call returns.
-      if (isThenable(result)) {
-        if (!watchThenable(result, this)) this.succeed(undefined);
-        return result;
-      }
-      if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
-      if (!watchStream(result, this)) this.succeed(result);
+      const watched = this.watch(result);
+      if (watched !== SETTLED) return watched;
+      this.settle('result', result);
     } catch (err) {
       logger.error('could not watch the tool result', err);
-      this.finish({});
+      this.end({});
     }
     return result;
   }
 
-  /** Notes an error the framework will swallow or re-wrap (recordToolError). */
-  note(err: unknown): void {
-    if (this.finished || haltOf(this.options.haltOfError, err) !== undefined) return;
-    this.failWith(err, false);
-  }
-
-  fail(err: unknown): void {
-    if (this.finished) return;
-    const halt = haltOf(this.options.haltOfError, err);
-    if (halt !== undefined) return this.stop(halt, { error: err });
-    const classification = this.failWith(err, true);
-    if (this.options.onError && this.span.isRecording()) {
-      try {
-        this.options.onError(this.span, err);
-      } catch (e) {
-        logger.error('could not record the protocol error', e);
-      }
+  /**
+   * Starts watching what `run` returned, if it settles later: the value to hand back (the same one,
+   * but for a web stream), or `SETTLED` when it is settled already.
+   */
+  private watch<T>(result: T): T | typeof SETTLED {
+    if (isPlainPromise(result)) {
+      if (this.options.outcome === 'awaited') observeNow(result, this);
+      else observeWhenCallerDoes(result, this);
+      return result;
     }
-    this.finish({ error: err, classification });
+    const subclass = promiseSubclass(result);
+    if (subclass) {
+      observeNow(subclass, this);
+      return result;
+    }
+    // Any other thenable is watched through its caller (a query builder runs its query each
+    // time `then` is called), or its span ends here, as the call returns.
+    if (isThenable(result)) {
+      if (!watchThenable(result, this)) this.settle('result', undefined);
+      return result;
+    }
+    if (isWebReadableStream(result)) return watchWebStream(result, this) as T;
+    return watchStream(result, this) ? result : SETTLED;
   }
 
+  /** A watched promise resolved, or the framework reported a result. */
   resolved(value: unknown): void {
+    if (this.state === 'ended') return;
     try {
       // A web stream inside a promise cannot be replaced, so the span ends with the promise.
       if (!isWebReadableStream(value) && watchStream(value, this)) return;
-      this.succeed(value);
+      this.settle('result', value);
     } catch (err) {
       logger.error('could not watch the tool result', err);
-      this.finish({});
+      this.end({});
     }
   }
 
-  failUnobserved(): void {
-    if (this.finished) return;
-    const classification = makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
-    this.mark(classification, 'the returned promise rejected and nothing handled it', true);
-    this.finish({ classification: this.marks.classification });
+  /** `run` threw, a watched promise rejected, a stream failed, or the framework reported a failure. */
+  failed(err: unknown): void {
+    this.settle('error', err);
   }
 
-  private succeed(result: unknown): void {
-    if (this.finished) return;
-    const halt = haltOf(this.options.haltOfResult, result);
-    if (halt !== undefined) return this.stop(halt, { result });
-    try {
-      const classify = this.options.classifyResult ?? classifyToolResult;
-      const classification = classify(result);
-      // On a span of ours, an error result's `error.type` is the protocol's (MCP: `tool_error`).
-      if (classification)
-        this.mark(
-          classification,
-          undefined,
-          true,
-          this.role === 'owner' ? this.options.errorResultType : undefined,
-        );
-      // The conventions record the result of a successful call only.
-      else if (this.config.captureResults && result !== undefined) {
-        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
-      }
-    } catch (err) {
-      logger.error('could not classify the tool result', err);
-    }
-    this.finish({ result, classification: this.marks.classification });
+  failedUnobserved(): void {
+    this.settle('unobserved');
   }
 
-  /**
-   * Ends a call the framework stopped, saying why and nothing of what it carried (the question put
-   * to a human) unless results are captured: no status, no `error.type`. A nested call leaves
-   * that to its outer call, which sees the same value.
-   */
-  private stop(halt: ToolCallHalt, outcome: ToolCallOutcome): void {
-    if (this.role !== 'nested' && this.span.isRecording()) {
-      try {
-        markSpanHalted(this.span, halt);
-        if (this.config.captureResults && outcome.result !== undefined)
-          this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(outcome.result));
-      } catch (err) {
-        logger.error('could not record the stopped tool call', err);
-      }
-    }
-    this.finish({ ...outcome, halt });
+  /** The stream ended, its consumer stopped it, or a watched value was never used. */
+  streamEnded(): void {
+    this.settle('result', undefined);
   }
 
-  /** Classifies and marks a thrown error; the owner records it as the span's one exception. */
-  private failWith(err: unknown, thrown: boolean): ToolErrorClassification | undefined {
-    try {
-      const hidden = this.hiddenArgumentTexts();
-      // The framework records this error on its own span too: the processor hides them there.
-      if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
-      const message = messageOf(err);
-      // One exception event, on a span of ours (a nested call records it when the outer did not),
-      // or on a framework's span the framework records none on.
-      const recordsException =
-        (this.role !== 'framework' || this.options.recordExceptionOnFrameworkSpan === true) &&
-        !this.marks.exceptionRecorded;
-      // Redacted once, for both the status and the exception event.
-      const redacted =
-        message !== undefined && (hidden.length > 0 || recordsException)
-          ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
-          : undefined;
-      // A noted error is about to be swallowed: it marks the span whichever call noted it.
-      this.mark(classifyToolError(err), hidden.length > 0 ? redacted : message, thrown);
-      if (recordsException) {
-        this.marks.exceptionRecorded = true;
-        this.span.recordException(redactedException(err, hidden, redacted));
-      }
-    } catch (e) {
-      logger.error(thrown ? 'could not record the tool error' : 'could not record the noted tool error', e);
-    }
-    return this.marks.classification;
+  /** An error the framework will swallow or re-wrap (recordToolError): it marks the span now. */
+  noted(err: unknown): void {
+    if (this.state === 'ended' || haltOf(this.options.halts?.thrown, err) !== undefined) return;
+    this.markError(err, false);
+  }
+
+  /** Runs iterator steps in the call's context, so spans started while producing chunks nest under it. */
+  runStep<R>(step: () => R): R {
+    return context.with(this.context, step);
   }
 
   /** Argument values to hide from error text: none when arguments are captured anyway. */
@@ -262,8 +163,125 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
   }
 
   /**
+   * Decides how the call ended (halted, failed or returned), records it, and ends the call.
+   * `value`: the result, or the error.
+   */
+  private settle(how: Settlement, value?: unknown): void {
+    if (this.state === 'ended') return;
+    const halt = this.haltOf(how, value);
+    if (halt !== undefined) return this.halted(halt, how, value);
+    switch (how) {
+      case 'error':
+        return this.end({ error: value, classification: this.failedWith(value) });
+      case 'unobserved':
+        this.mark(
+          makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback'),
+          'the returned promise rejected and nothing handled it',
+          true,
+        );
+        return this.end({ classification: this.marks.classification });
+      case 'result':
+        this.markResult(value);
+        return this.end({ result: value, classification: this.marks.classification });
+    }
+  }
+
+  private haltOf(how: Settlement, value: unknown): ToolCallHalt | undefined {
+    const halts = this.options.halts;
+    if (how === 'unobserved') return undefined;
+    return haltOf(how === 'error' ? halts?.thrown : halts?.returned, value);
+  }
+
+  /**
+   * Ends a call the framework stopped, saying why and nothing of what it carried (the question put
+   * to a human) unless results are captured: no status, no `error.type`. A nested call leaves
+   * that to its outer call, which sees the same value.
+   */
+  private halted(halt: ToolCallHalt, how: Settlement, value: unknown): void {
+    const result = how === 'result' ? value : undefined;
+    if (this.role !== 'nested' && this.span.isRecording()) {
+      try {
+        markSpanHalted(this.span, halt);
+        if (this.config.captureResults && result !== undefined)
+          this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
+      } catch (err) {
+        logger.error('could not record the stopped tool call', err);
+      }
+    }
+    this.end(how === 'error' ? { error: value, halt } : { result, halt });
+  }
+
+  /** A thrown error fails the call: marked, recorded, and told to the protocol. */
+  private failedWith(err: unknown): ToolErrorClassification | undefined {
+    const classification = this.markError(err, true);
+    const onError = this.options.protocol?.onError;
+    if (onError && this.span.isRecording()) {
+      try {
+        onError(this.span, err);
+      } catch (e) {
+        logger.error('could not record the protocol error', e);
+      }
+    }
+    return classification;
+  }
+
+  /** A returned value: an error result marks the span; a result is recorded when results are captured. */
+  private markResult(result: unknown): void {
+    try {
+      const classification = (this.options.classifyResult ?? classifyToolResult)(result);
+      // On a span of ours, an error result's `error.type` is the protocol's (MCP: `tool_error`).
+      if (classification) {
+        const fixedType = this.role === 'owner' ? this.options.protocol?.errorResultType : undefined;
+        this.mark(classification, undefined, true, fixedType);
+      }
+      // The conventions record the result of a successful call only.
+      else if (this.config.captureResults && result !== undefined) {
+        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, redactForCapture(result));
+      }
+    } catch (err) {
+      logger.error('could not classify the tool result', err);
+    }
+  }
+
+  /**
+   * Classifies and marks an error, thrown (it fails the call) or noted (it is about to be
+   * swallowed: it marks the span whichever call noted it); the owner records it as the span's one
+   * exception.
+   */
+  private markError(err: unknown, failsCall: boolean): ToolErrorClassification | undefined {
+    try {
+      const hidden = this.hiddenArgumentTexts();
+      // The framework records this error on its own span too: the processor hides them there.
+      if (this.role !== 'owner') hideArgumentsOn(this.span, hidden);
+      const message = messageOf(err);
+      // One exception event, on a span of ours (a nested call records it when the outer did not),
+      // or on a framework's span the framework records none on.
+      const recordsException =
+        (this.role !== 'framework' || this.options.frameworkRecordsNoException === true) &&
+        !this.marks.exceptionRecorded;
+      // Redacted once, for both the status and the exception event.
+      const redacted =
+        message !== undefined && (hidden.length > 0 || recordsException)
+          ? redactText(message, MAX_EXCEPTION_TEXT_LENGTH, hidden)
+          : undefined;
+      const classification = readAbortAgainst(classifyToolError(err), this.options.callerSignal);
+      this.mark(classification, hidden.length > 0 ? redacted : message, failsCall);
+      if (recordsException) {
+        this.marks.exceptionRecorded = true;
+        this.span.recordException(redactedException(err, hidden, redacted));
+      }
+    } catch (e) {
+      logger.error(
+        failsCall ? 'could not record the tool error' : 'could not record the noted tool error',
+        e,
+      );
+    }
+    return this.marks.classification;
+  }
+
+  /**
    * Writes the classification unless the span already holds one from stronger or equal evidence.
-   * A nested call's failure waits in `marks.nested` until the outermost call fails too.
+   * A nested call's failure waits until the outermost call fails too (see SpanMarks).
    * `fixedErrorType`: see `markSpanFailed`; written whichever classification stands.
    */
   private mark(
@@ -275,44 +293,21 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     // An inner layer can finish after the span's owner ended it (a client timeout, then the server).
     if (!this.span.isRecording()) return;
     const marks = this.marks;
-    if (failsCall && this.role === 'nested') {
-      if (
-        !marks.nested ||
-        isStrongerEvidence(classification.evidence, marks.nested.classification.evidence)
-      ) {
-        marks.nested = { classification, message };
-      }
-      return;
-    }
-    let changed = this.keep(classification, message);
-    if (failsCall && marks.nested) {
-      changed = this.keep(marks.nested.classification, marks.nested.message) || changed;
-      marks.nested = undefined;
-    }
+    if (failsCall && this.role === 'nested') return marks.holdNested(classification, message);
+    let changed = marks.keep(classification, message);
+    if (failsCall) changed = marks.keepNested() || changed;
     if (changed || fixedErrorType !== undefined)
       markSpanFailed(this.span, marks.classification!, marks.message, fixedErrorType);
   }
 
-  /**
-   * Keeps the classification if its evidence is stronger than the span's; whether it did. A
-   * returned error result brings no text: the text of the error noted before it stays (an MCP
-   * server handler's own error, which the SDK turns into that result).
-   */
-  private keep(classification: ToolErrorClassification, message: string | undefined): boolean {
-    const marks = this.marks;
-    if (marks.classification && !isStrongerEvidence(classification.evidence, marks.classification.evidence))
-      return false;
-    marks.classification = classification;
-    if (message !== undefined) marks.message = message;
-    return true;
-  }
-
-  private finish(outcome: ToolCallOutcome): void {
-    if (this.finished) return;
-    this.finished = true;
+  /** The call's last step: the attributes hook, then the span's end if the call started it. */
+  private end(outcome: ToolCallOutcome): void {
+    if (this.state === 'ended') return;
+    this.state = 'ended';
+    if (this.role === 'nested') return;
     // The outermost call ended without failing: what failed inside it was recovered from.
-    if (this.role !== 'nested') this.marks.nested = undefined;
-    if (this.role !== 'nested' && this.config.attributesHook && this.span.isRecording()) {
+    this.marks.dropNested();
+    if (this.config.attributesHook && this.span.isRecording()) {
       try {
         this.config.attributesHook(this.span, this.info, outcome);
       } catch (err) {
@@ -325,15 +320,6 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     } catch (err) {
       logger.error('could not end the tool span', err);
     }
-  }
-
-  /** Runs iterator steps in the call's context, so spans started while producing chunks nest under it. */
-  runStep<R>(step: () => R): R {
-    return context.with(this.context, step);
-  }
-
-  streamEnded(): void {
-    this.succeed(undefined);
   }
 }
 

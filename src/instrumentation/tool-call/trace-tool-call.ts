@@ -25,7 +25,9 @@ import { missingToolName, recognizeToolSpan, type ToolSpanFamily } from '../../t
 import type { ReadableSpanLike } from '../../tool-span/span-shape';
 import { toolSpanName } from '../../tool-span/span-name';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
-import { frameworkMarks, ToolCall, type ToolCallOptions } from './tool-call';
+import type { ToolCallReport, ToolCallSettings } from './options';
+import { SpanMarks } from './span-marks';
+import { ToolCall } from './tool-call';
 
 /**
  * Runs `run` as one tool execution: starts `execute_tool {name}` (or enriches the active framework
@@ -36,7 +38,7 @@ import { frameworkMarks, ToolCall, type ToolCallOptions } from './tool-call';
  * `then` at once; other thenables (Bluebird, got's `PCancelable`, lazy ones) through their
  * caller's first reaction when their class gives them the method (thenable-watch.ts). Async
  * generators, Node streams and class iterables keep their identity and end the span when they end;
- * any other async iterable ends the span when `run` returns (see ToolCall.settle). A web
+ * any other async iterable ends the span when `run` returns (see ToolCall). A web
  * `ReadableStream` is the one exception: it comes back as a new stream that reads the original on
  * demand (same chunks, same error, same cancel), since `pipeTo`/`tee` bypass patching.
  */
@@ -44,11 +46,39 @@ export function traceToolCall<T>(
   tracer: Tracer,
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
-  run: () => T,
-  options: ToolCallOptions = {},
+  run: (report: ToolCallReport) => T,
+  options: ToolCallSettings = {},
 ): T {
+  if (options.outcome === 'reported') return traceReportedCall(tracer, config, info, run, options);
   return traceFunctionCall(tracer, config, info, run, undefined, [], options);
 }
+
+/** A call whose outcome the framework reports: `run` gets the report, its value is passed through. */
+function traceReportedCall<T>(
+  tracer: Tracer,
+  config: ToolInstrumentationConfig,
+  info: ToolCallInfo,
+  run: (report: ToolCallReport) => T,
+  options: ToolCallSettings,
+): T {
+  const call = startToolCall(tracer, config, info, options);
+  if (!call) return run(UNTRACED);
+  const report: ToolCallReport = {
+    resolve: (value) => call.resolved(value),
+    reject: (reason) => call.failed(reason),
+  };
+  let result: T;
+  try {
+    result = call.role === 'nested' ? run(report) : context.with(call.context, () => run(report));
+  } catch (err) {
+    call.failed(err);
+    throw err;
+  }
+  return call.returned(result);
+}
+
+/** The report a call gets when its span could not start. */
+const UNTRACED: ToolCallReport = { resolve: () => undefined, reject: () => undefined };
 
 /**
  * `traceToolCall` for `fn` called with `self` and `args`: `fn` runs in the call's context through a
@@ -61,7 +91,7 @@ export function traceFunctionCall<T>(
   fn: (...args: any[]) => T,
   self: unknown,
   args: unknown[],
-  options: ToolCallOptions = {},
+  options: ToolCallSettings = {},
 ): T {
   const call = startToolCall(tracer, config, info, options);
   if (!call) return Reflect.apply(fn, self, args);
@@ -74,10 +104,10 @@ export function traceFunctionCall<T>(
         ? (Reflect.apply(fn, self, args) as T)
         : context.with(call.context, () => Reflect.apply(fn, self, args) as T);
   } catch (err) {
-    call.fail(err);
+    call.failed(err);
     throw err;
   }
-  return call.settle(result);
+  return call.returned(result);
 }
 
 /**
@@ -88,7 +118,7 @@ export function traceFunctionCall<T>(
 export function recordToolError(err: unknown): void {
   try {
     const call = context.active().getValue(ACTIVE_TOOL_CALL_KEY) as ToolCall | undefined;
-    call?.note(err);
+    call?.noted(err);
   } catch (e) {
     logger.error('recordToolError failed', e);
   }
@@ -111,10 +141,11 @@ function startToolCall(
   tracer: Tracer,
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
-  options: ToolCallOptions,
+  options: ToolCallSettings,
 ): ToolCall | undefined {
   try {
-    if (options.parent) return startUnder(tracer, config, info, options, options.parent);
+    const protocol = options.protocol;
+    if (protocol?.parent) return startUnder(tracer, config, info, options, protocol.parent);
     const parent = context.active();
     const active = trace.getSpan(parent);
     const family = active?.isRecording() ? frameworkToolSpanFamily(active, info.name) : undefined;
@@ -126,19 +157,19 @@ function startToolCall(
       );
       if (missing.length > 0) active.setAttributes(Object.fromEntries(missing));
       // The call that made `active` active, if it was ours: read from the context rather than
-      // kept in a WeakSet of our spans, whose entry per call cost ~0.24 µs (BENCHMARKS.md).
+      // kept in a WeakSet of our spans (BENCHMARKS.md).
       const outer = parent.getValue(ACTIVE_TOOL_CALL_KEY) as ToolCall | undefined;
       if (outer?.span === active) {
         return new ToolCall(active, 'nested', outer.marks, parent, config, info, options);
       }
-      return new ToolCall(active, 'framework', frameworkMarks(active), parent, config, info, options);
+      return new ToolCall(active, 'framework', SpanMarks.of(active), parent, config, info, options);
     }
     const span = tracer.startSpan(
-      toolSpanName(info.name, options.spanOperation),
-      { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
+      toolSpanName(info.name, protocol?.operation),
+      { kind: protocol?.kind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
       parent,
     );
-    return new ToolCall(span, 'owner', {}, parent, config, info, options);
+    return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options);
   } catch (err) {
     logger.error('could not start the tool span', err);
     return undefined;
@@ -153,7 +184,7 @@ function startUnder(
   tracer: Tracer,
   config: ToolInstrumentationConfig,
   info: ToolCallInfo,
-  options: ToolCallOptions,
+  options: ToolCallSettings,
   remote: Context,
 ): ToolCall {
   const ambient = context.active();
@@ -165,19 +196,17 @@ function startUnder(
       ? [{ context: ambientSpan }]
       : [];
   const span = tracer.startSpan(
-    toolSpanName(info.name, options.spanOperation),
-    { kind: options.spanKind ?? SpanKind.INTERNAL, attributes: describe(info, config), links },
+    toolSpanName(info.name, options.protocol?.operation),
+    { kind: options.protocol?.kind ?? SpanKind.INTERNAL, attributes: describe(info, config), links },
     parent,
   );
-  return new ToolCall(span, 'owner', {}, parent, config, info, options);
+  return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options);
 }
 
 function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attributes {
-  // Literal keys (ATTR_GEN_AI_OPERATION_NAME, ATTR_GEN_AI_TOOL_NAME): an object literal with
-  // computed keys took ~130 ns a call, this ~15 ns (BENCHMARKS.md).
   const attributes: Attributes = {
-    'gen_ai.operation.name': GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-    'gen_ai.tool.name': info.name,
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+    [ATTR_GEN_AI_TOOL_NAME]: info.name,
   };
   if (info.callId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = info.callId;
   if (info.description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = info.description;

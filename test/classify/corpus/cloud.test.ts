@@ -165,7 +165,8 @@ describe('classifier corpus: cloud SDKs', () => {
           body: (status) => xmlError(code[status as 429]),
           knownMisses: {
             // @azure/storage-blob 12.32.0 rejects with its own AbortError and drops the signal's
-            // TimeoutError reason: the same error as a caller's abort.
+            // TimeoutError reason: the same error as a caller's abort. On an AI SDK tool span the
+            // caller's abort signal tells them apart (caller-signal.test.ts).
             'client timeout': "the client drops the signal's reason",
           },
         });

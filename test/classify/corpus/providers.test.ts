@@ -96,7 +96,8 @@ describe('classifier corpus: model providers', () => {
           }),
           knownMisses: {
             // @google/genai 2.32.0 enforces its timeout with a bare `controller.abort()`: the
-            // AbortError it throws is the same as a caller's abort.
+            // AbortError it throws is the same as a caller's abort. On an AI SDK tool span the
+            // caller's abort signal tells them apart (caller-signal.test.ts).
             'client timeout': 'the client aborts without a reason',
           },
         });

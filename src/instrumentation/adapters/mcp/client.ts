@@ -6,7 +6,7 @@ import {
   ERROR_TYPE_VALUE_TOOL_ERROR,
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../../../semconv';
-import type { ToolCallOptions } from '../../tool-call/tool-call';
+import type { ToolCallOptions } from '../../tool-call/options';
 import type { AdapterContext, AnyFunction } from '../adapter';
 import { addClientSessionId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
@@ -22,10 +22,12 @@ export function wrapCallTool(ctx: AdapterContext, original: AnyFunction): AnyFun
 }
 
 const CLIENT_CALL: ToolCallOptions = {
-  spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-  spanKind: SpanKind.CLIENT,
-  errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
-  onError: (span, err) => writeJsonRpcCode(span, err, true),
+  protocol: {
+    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    kind: SpanKind.CLIENT,
+    errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
+    onError: (span, err) => writeJsonRpcCode(span, err, true),
+  },
 };
 
 /**

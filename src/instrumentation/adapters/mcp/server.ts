@@ -56,13 +56,15 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
       { name, type: 'function', args: read(params, 'arguments'), attributes },
       () => handler.apply(this, args),
       {
-        spanOperation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-        spanKind: SpanKind.SERVER,
-        parent: isObjectLike(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT,
+        protocol: {
+          operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+          kind: SpanKind.SERVER,
+          parent: isObjectLike(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT,
+          errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
+          onError: (span, err) => writeJsonRpcCode(span, err, false),
+        },
         // The SDK calls the handler inside a `then` callback: the promise is always handled.
-        frameworkHandlesResult: true,
-        errorResultType: ERROR_TYPE_VALUE_TOOL_ERROR,
-        onError: (span, err) => writeJsonRpcCode(span, err, false),
+        outcome: 'awaited',
       },
     );
   };

@@ -1,4 +1,4 @@
-import type { ToolCallOptions } from '../../tool-call/tool-call';
+import type { ToolCallOptions } from '../../tool-call/options';
 import type { AdapterContext } from '../adapter';
 
 /**
@@ -34,8 +34,8 @@ interface PartLike extends ToolCallLike {
 const tracedRefusals = new Set<unknown>();
 const MAX_TRACED_REFUSALS = 1024;
 
-const PAUSED: ToolCallOptions = { haltOfResult: () => 'paused' };
-const DENIED: ToolCallOptions = { haltOfResult: () => 'denied' };
+const PAUSED: ToolCallOptions = { halts: { returned: () => 'paused' } };
+const DENIED: ToolCallOptions = { halts: { returned: () => 'denied' } };
 
 /** A `paused` span per approval the finished step asks for; a `denied` one per automatic refusal in it. */
 export function traceApprovalRequests(ctx: AdapterContext, step: unknown): void {

@@ -24,57 +24,64 @@ interface ConstantsModule {
 
 type Predicate = (value: unknown) => boolean;
 
-const interruptChecks = new Set<Predicate>();
-const parentCommandChecks = new Set<Predicate>();
-const handoffCommandChecks = new Set<Predicate>();
+/**
+ * One instrumentation's view of LangGraph's control flow: the helpers of each copy of LangGraph
+ * that instance patched, so that another instance's `disable()` takes none of them away.
+ */
+export class LangGraphControlFlow {
+  private readonly interruptChecks = new Set<Predicate>();
+  private readonly parentCommandChecks = new Set<Predicate>();
+  private readonly handoffCommandChecks = new Set<Predicate>();
+  private readonly commandChecksByModule = new WeakMap<object, Predicate>();
 
-/** The files whose exports are held: LangGraph's errors and its `Command`. */
-export function langGraphControlFlowFiles(ctx: AdapterContext) {
-  const errors: FilePatch<ErrorsModule> = {
-    files: builds('@langchain/langgraph/dist/errors', 'cjs', 'js'),
-    patch(exports) {
-      if (typeof exports?.isGraphInterrupt === 'function')
-        interruptChecks.add(exports.isGraphInterrupt as Predicate);
-      if (typeof exports?.isParentCommand === 'function')
-        parentCommandChecks.add(exports.isParentCommand as Predicate);
+  /** How LangGraph stops a tool for a human or another agent, for `traceToolCall`'s `halts`. */
+  readonly halts = {
+    /** What LangGraph threw to stop the tool: `paused` for an interrupt, `handoff` for a parent command. */
+    thrown: (err: unknown): ToolCallHalt | undefined => {
+      if (err === undefined || err === null) return undefined;
+      for (const isInterrupt of this.interruptChecks) if (isInterrupt(err)) return 'paused';
+      for (const isParentCommand of this.parentCommandChecks) if (isParentCommand(err)) return 'handoff';
+      return undefined;
     },
-    unpatch(exports) {
-      interruptChecks.delete(exports?.isGraphInterrupt as Predicate);
-      parentCommandChecks.delete(exports?.isParentCommand as Predicate);
-    },
-  };
-  const constants: FilePatch<ConstantsModule> = {
-    files: builds('@langchain/langgraph/dist/constants', 'cjs', 'js'),
-    patch(exports) {
-      const isCommand = exports?.isCommand;
-      const parent = exports?.Command?.PARENT;
-      if (typeof isCommand !== 'function' || typeof parent !== 'string') return;
-      const check = (value: unknown) =>
-        (isCommand as Predicate)(value) && (value as { graph?: unknown }).graph === parent;
-      commandChecksByModule.set(exports, check);
-      handoffCommandChecks.add(check);
-    },
-    unpatch(exports) {
-      const check = commandChecksByModule.get(exports);
-      if (check) handoffCommandChecks.delete(check);
+    /** A `Command` to the parent graph returned by the tool: a handoff to another agent. */
+    returned: (result: unknown): ToolCallHalt | undefined => {
+      if (typeof result !== 'object' || result === null) return undefined;
+      for (const isHandoff of this.handoffCommandChecks) if (isHandoff(result)) return 'handoff';
+      return undefined;
     },
   };
-  return ctx.patchFiles('@langchain/langgraph', LANGGRAPH_SUPPORTED, [errors, constants]);
-}
 
-const commandChecksByModule = new WeakMap<object, Predicate>();
-
-/** What LangGraph threw to stop the tool: `paused` for an interrupt, `handoff` for a parent command. */
-export function langGraphHaltOfError(err: unknown): ToolCallHalt | undefined {
-  if (err === undefined || err === null) return undefined;
-  for (const isInterrupt of interruptChecks) if (isInterrupt(err)) return 'paused';
-  for (const isParentCommand of parentCommandChecks) if (isParentCommand(err)) return 'handoff';
-  return undefined;
-}
-
-/** A `Command` to the parent graph returned by the tool: a handoff to another agent. */
-export function langGraphHaltOfResult(result: unknown): ToolCallHalt | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  for (const isHandoff of handoffCommandChecks) if (isHandoff(result)) return 'handoff';
-  return undefined;
+  /** The files whose exports are held: LangGraph's errors and its `Command`. */
+  files(ctx: AdapterContext) {
+    const errors: FilePatch<ErrorsModule> = {
+      files: builds('@langchain/langgraph/dist/errors', 'cjs', 'js'),
+      patch: (exports) => {
+        if (typeof exports?.isGraphInterrupt === 'function')
+          this.interruptChecks.add(exports.isGraphInterrupt as Predicate);
+        if (typeof exports?.isParentCommand === 'function')
+          this.parentCommandChecks.add(exports.isParentCommand as Predicate);
+      },
+      unpatch: (exports) => {
+        this.interruptChecks.delete(exports?.isGraphInterrupt as Predicate);
+        this.parentCommandChecks.delete(exports?.isParentCommand as Predicate);
+      },
+    };
+    const constants: FilePatch<ConstantsModule> = {
+      files: builds('@langchain/langgraph/dist/constants', 'cjs', 'js'),
+      patch: (exports) => {
+        const isCommand = exports?.isCommand;
+        const parent = exports?.Command?.PARENT;
+        if (typeof isCommand !== 'function' || typeof parent !== 'string') return;
+        const check = (value: unknown) =>
+          (isCommand as Predicate)(value) && (value as { graph?: unknown }).graph === parent;
+        this.commandChecksByModule.set(exports, check);
+        this.handoffCommandChecks.add(check);
+      },
+      unpatch: (exports) => {
+        const check = this.commandChecksByModule.get(exports);
+        if (check) this.handoffCommandChecks.delete(check);
+      },
+    };
+    return ctx.patchFiles('@langchain/langgraph', LANGGRAPH_SUPPORTED, [errors, constants]);
+  }
 }

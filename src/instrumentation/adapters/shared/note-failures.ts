@@ -1,6 +1,7 @@
 import { context } from '@opentelemetry/api';
 import { types } from 'node:util';
 import { recordToolError } from '../../tool-call/trace-tool-call';
+import { withNameAndLength } from '../../name-and-length';
 import type { AnyFunction } from '../adapter';
 
 /**
@@ -42,9 +43,7 @@ export function noteFailures(
       throw err;
     }
   };
-  Object.defineProperty(noting, 'name', { value: fn.name, configurable: true });
-  Object.defineProperty(noting, 'length', { value: fn.length, configurable: true });
-  return noting;
+  return withNameAndLength(noting, fn);
 }
 
 /**
