@@ -7,6 +7,7 @@ import {
 import { readToolSpanFailure } from '../src/processor/span-evidence';
 import { lastException } from '../src/tool-span/span-shape';
 import { recognizeToolSpan } from '../src/tool-span/recognition';
+import { GENAI } from '../src/tool-span/families/genai';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,
@@ -139,7 +140,7 @@ async function breakdown(): Promise<Row[]> {
   const steps = {
     recognizeToolSpan: step(() => recognizeToolSpan(ended, undefined)),
     'readToolSpanFailure (evidence + classification)': step(() =>
-      readToolSpanFailure(ended, 'gen_ai', undefined),
+      readToolSpanFailure(ended, GENAI, undefined),
     ),
     'classifyToolError on the span evidence': step(() => classifyToolError(classifierInput)),
     'markSpanFailed (4 attributes + status)': step(() =>

@@ -42,11 +42,6 @@ export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
 export const ATTR_NETWORK_TRANSPORT = 'network.transport';
 /** `error.type` of an MCP `tools/call` that returned `isError: true`. */
 export const ERROR_TYPE_VALUE_TOOL_ERROR = 'tool_error';
-/** Sentry's MCP server integration: `mcp.tool.name` and `mcp.tool.result.is_error`. */
-export const ATTR_SENTRY_MCP_TOOL_NAME = 'mcp.tool.name';
-export const ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR = 'mcp.tool.result.is_error';
-export const ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT = 'mcp.tool.result.content';
-
 // This project's own attributes: the taxonomy and its two flags.
 export const ATTR_TOOL_ERROR_KIND = 'tool.error_kind';
 export const ATTR_TOOL_ERROR_RETRYABLE = 'tool.error_retryable';
@@ -84,38 +79,3 @@ export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD = 'http.response.header.r
 export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD = 'http.response.header.retry_after_ms';
 /** The response headers to capture on HTTP client spans, for 429 + Retry-After (`rate_limit`). */
 export const RETRY_AFTER_HEADERS: readonly string[] = ['retry-after', 'retry-after-ms'];
-
-// What agent frameworks write on their own tool spans. The processor reads these, never writes them.
-/** Vercel AI SDK (v6, and v7 without @ai-sdk/otel): span `ai.toolCall`. */
-export const ATTR_AI_TOOL_CALL_NAME = 'ai.toolCall.name';
-export const ATTR_AI_TOOL_CALL_RESULT = 'ai.toolCall.result';
-/** OpenInference: `openinference.span.kind=TOOL`, `tool.name`, `output.value`. */
-export const ATTR_OPENINFERENCE_SPAN_KIND = 'openinference.span.kind';
-export const ATTR_OPENINFERENCE_OUTPUT_VALUE = 'output.value';
-/** OpenInference and VoltAgent both name the tool `tool.name`. */
-export const ATTR_TOOL_NAME = 'tool.name';
-/** VoltAgent: span `tool.execution:{name}`; `output` holds the returned value. */
-export const ATTR_VOLTAGENT_OUTPUT = 'output';
-/** Genkit actions: a tool is `genkit:type=action` with `genkit:metadata:subtype=tool`. */
-export const ATTR_GENKIT_TYPE = 'genkit:type';
-export const ATTR_GENKIT_SUBTYPE = 'genkit:metadata:subtype';
-export const ATTR_GENKIT_NAME = 'genkit:name';
-export const ATTR_GENKIT_OUTPUT = 'genkit:output';
-/**
- * Strands Agents: span `execute_tool {name}`; `gen_ai.tool.status` is its result's status, and the
- * result's content is the `message` of its `gen_ai.choice` event (Strands' own names).
- */
-export const ATTR_STRANDS_TOOL_STATUS = 'gen_ai.tool.status';
-export const STRANDS_RESULT_EVENT = 'gen_ai.choice';
-export const ATTR_STRANDS_RESULT_MESSAGE = 'message';
-/** Google ADK: span `execute_tool {name}`; the result on success. */
-export const ATTR_ADK_TOOL_RESPONSE = 'gcp.vertex.agent.tool_response';
-/** OpenLLMetry (Traceloop) LangChain: span `execute_tool {name}`. */
-export const ATTR_TRACELOOP_ENTITY_NAME = 'traceloop.entity.name';
-export const ATTR_TRACELOOP_ENTITY_OUTPUT = 'traceloop.entity.output';
-/** OpenLLMetry MCP (`@traceloop/instrumentation-mcp`): span `{tool}.tool` with `traceloop.span.kind=tool`. */
-export const ATTR_TRACELOOP_SPAN_KIND = 'traceloop.span.kind';
-/** dd-trace's MCP integration: span `modelcontextprotocol-sdk.callTool` (or `mcp.request`), tool in `resource.name`. */
-export const ATTR_DD_RESOURCE_NAME = 'resource.name';
-/** Mastra (`@mastra/otel-exporter`, `@mastra/otel-bridge`): `tool_call`, `mcp_tool_call`, ... */
-export const ATTR_MASTRA_SPAN_TYPE = 'mastra.span.type';

@@ -1,6 +1,18 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { makeClassification, type ToolErrorClassification } from './classification';
-import { evidenceRank, type ClassificationEvidence } from './evidence';
+import {
+  CANCEL_EVIDENCE,
+  CLASS_EVIDENCE,
+  CODE_EVIDENCE,
+  EXPLICIT_EVIDENCE,
+  FALLBACK_EVIDENCE,
+  HTTP_STATUS_EVIDENCE,
+  MESSAGE_EVIDENCE,
+  type ClassificationEvidence,
+  type EvidenceSource,
+  SOURCE_LINK_READERS,
+} from './evidence';
+import type { Finding, LinkReader } from './evidence-source';
 import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -17,19 +29,6 @@ export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecu
 const MAX_LINKS = 16;
 const MAX_AGGREGATE_ERRORS = 4;
 
-/** One link's best answer, ranked by its evidence (`EVIDENCE_ORDER`). */
-interface Finding {
-  evidence: ClassificationEvidence;
-  kind?: ToolErrorKind;
-  errorType?: string;
-  httpStatus?: number;
-  retryAfterMs?: number;
-  /** An HTTP status that came without a response (see `HttpEvidence.synthetic`). */
-  synthetic?: boolean;
-  /** Read from a class name (`APIConnectionError`), not from a code the error carries. */
-  byName?: boolean;
-}
-
 /**
  * Classifies anything a tool threw. Each link of the `cause` chain (and of an AggregateError's
  * `errors`) is weighed by `EVIDENCE_ORDER`, the strongest wins (the outermost of equals), and
@@ -39,7 +38,7 @@ export function classifyToolError(err: unknown): ToolErrorClassification {
   try {
     return classifyChain(err);
   } catch {
-    return makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback');
+    return makeClassification('internal', ERROR_TYPE_VALUE_OTHER, FALLBACK_EVIDENCE.evidence);
   }
 }
 
@@ -53,13 +52,13 @@ function classifyChain(err: unknown): ToolErrorClassification {
     if (seen.has(link)) continue;
     seen.add(link);
     const finding = findInLink(link);
-    if (finding.evidence === 'explicit') explicit ??= finding;
+    if (finding.source === EXPLICIT_EVIDENCE) explicit ??= finding;
     else if (!best || outranks(finding, best)) best = finding;
     queueCauses(link, links);
   }
   if (explicit) return completeExplicit(explicit, best);
   const found = best!;
-  if (found.evidence !== 'fallback') return fromFinding(found);
+  if (found.source !== FALLBACK_EVIDENCE) return fromFinding(found);
   return classifyByMessage(links) ?? fromFinding(found);
 }
 
@@ -73,11 +72,11 @@ function outranks(a: Finding, b: Finding): boolean {
   const rankA = effectiveRank(a);
   const rankB = effectiveRank(b);
   if (rankA !== rankB) return rankA < rankB;
-  return a.evidence === 'code' && b.byName === true && a.byName !== true;
+  return a.source === CODE_EVIDENCE && b.byName === true && a.byName !== true;
 }
 
 function effectiveRank(finding: Finding): number {
-  return finding.synthetic ? evidenceRank('cancel') + 0.5 : evidenceRank(finding.evidence);
+  return finding.synthetic ? CANCEL_EVIDENCE.rank + 0.5 : finding.source.rank;
 }
 
 // Where clients keep the error they wrap, besides `cause`: Linear's `raw` (@linear/sdk 98.x),
@@ -97,9 +96,26 @@ function queueCauses(link: unknown, links: unknown[]): void {
   }
 }
 
+/**
+ * What a link is read for, in this order (not the evidence order): the first answer is the link's,
+ * and `findClass` answers for a link none of them read. The readers the table's sources bring
+ * come after this module's own.
+ */
+const LINK_READERS: readonly LinkReader[] = [
+  findExplicit,
+  findClient,
+  findHttp,
+  findCode,
+  ...SOURCE_LINK_READERS,
+];
+
 function findInLink(link: unknown): Finding {
-  if (!isObjectLike(link)) return { evidence: 'fallback', errorType: ERROR_TYPE_VALUE_OTHER };
-  return findExplicit(link) ?? findClient(link) ?? findHttp(link) ?? findCode(link) ?? findClass(link);
+  if (!isObjectLike(link)) return { source: FALLBACK_EVIDENCE, errorType: ERROR_TYPE_VALUE_OTHER };
+  for (const read of LINK_READERS) {
+    const finding = read(link);
+    if (finding !== undefined) return finding;
+  }
+  return findClass(link);
 }
 
 function findExplicit(link: object): Finding | undefined {
@@ -107,7 +123,7 @@ function findExplicit(link: object): Finding | undefined {
     const kind = read(link, 'kind');
     const errorType = read(link, 'errorType');
     return {
-      evidence: 'explicit',
+      source: EXPLICIT_EVIDENCE,
       kind: isToolErrorKind(kind) ? kind : undefined,
       errorType: typeof errorType === 'string' ? errorType : undefined,
     };
@@ -116,7 +132,7 @@ function findExplicit(link: object): Finding | undefined {
   if (readString(link, 'name') === 'ToolExecutionError') {
     const kind = readString(link, 'kind');
     const mapped = kind && (isToolErrorKind(kind) ? kind : kindFromAlias(kind));
-    if (mapped) return { evidence: 'explicit', kind: mapped };
+    if (mapped) return { source: EXPLICIT_EVIDENCE, kind: mapped };
   }
   return undefined;
 }
@@ -127,7 +143,7 @@ function findClient(link: object): Finding | undefined {
   if (!answer) return undefined;
   const httpStatus = httpStatusFromErrorType(answer.errorType);
   return {
-    evidence: httpStatus === undefined ? 'code' : 'http_status',
+    source: httpStatus === undefined ? CODE_EVIDENCE : HTTP_STATUS_EVIDENCE,
     kind: answer.kind,
     errorType: answer.errorType,
     httpStatus,
@@ -144,7 +160,7 @@ function findHttp(link: object): Finding | undefined {
   if (!http.quotaCode && (http.throttled || isDeclaredThrottling(link))) kind = 'rate_limit';
   else if (kind === 'permanent' && isAwsAuthError(link)) kind = 'auth';
   return {
-    evidence: 'http_status',
+    source: HTTP_STATUS_EVIDENCE,
     kind,
     errorType: String(http.status),
     httpStatus: http.status,
@@ -163,7 +179,7 @@ function findCode(link: object): Finding | undefined {
   if (database) return codeFinding(database.kind, database.errorType);
   // A client that declares the rate limit but keeps no status (Slack's rate-limited error): the 429 it got.
   if (isDeclaredThrottling(link)) {
-    return { evidence: 'code', kind: 'rate_limit', errorType: '429' };
+    return { source: CODE_EVIDENCE, kind: 'rate_limit', errorType: '429' };
   }
   if (typeof code === 'number' && code <= -32000 && code >= -32768) {
     const kind = kindForJsonRpcCode(code, readString(link, 'message'));
@@ -179,7 +195,7 @@ function findCode(link: object): Finding | undefined {
 
 function codeFinding(kind: ToolErrorKind, code: string): Finding {
   return {
-    evidence: kind === 'canceled' ? 'cancel' : 'code',
+    source: kind === 'canceled' ? CANCEL_EVIDENCE : CODE_EVIDENCE,
     kind,
     errorType: kind === 'timeout' ? 'timeout' : code,
   };
@@ -193,13 +209,13 @@ function findClass(link: object): Finding {
       candidate === undefined ? undefined : (kindForName(candidate) ?? kindForNameSuffix(candidate));
     if (!kind) continue;
     return {
-      evidence: classEvidence(kind),
+      source: classEvidence(kind),
       kind,
       errorType: kind === 'timeout' ? 'timeout' : candidate,
       byName: true,
     };
   }
-  return { evidence: 'fallback', errorType: fallbackErrorType(ctorName, name) };
+  return { source: FALLBACK_EVIDENCE, errorType: fallbackErrorType(ctorName, name) };
 }
 
 /**
@@ -211,9 +227,9 @@ function kindForNameSuffix(name: string): ToolErrorKind | undefined {
 }
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
-function classEvidence(kind: ToolErrorKind): ClassificationEvidence {
-  if (kind === 'canceled') return 'cancel';
-  return kind === 'timeout' || kind === 'network' ? 'code' : 'class';
+function classEvidence(kind: ToolErrorKind): EvidenceSource {
+  if (kind === 'canceled') return CANCEL_EVIDENCE;
+  return kind === 'timeout' || kind === 'network' ? CODE_EVIDENCE : CLASS_EVIDENCE;
 }
 
 // Classes that say nothing about a failure when something non-Error is thrown.
@@ -230,7 +246,8 @@ function fromFinding(finding: Finding): ToolErrorClassification {
   return makeClassification(
     finding.kind ?? 'internal',
     finding.errorType ?? ERROR_TYPE_VALUE_OTHER,
-    finding.evidence,
+    // Every reader's source is a row of the table.
+    finding.source.evidence as ClassificationEvidence,
     finding.httpStatus,
     finding.retryAfterMs,
   );
@@ -238,13 +255,19 @@ function fromFinding(finding: Finding): ToolErrorClassification {
 
 /** An explicit kind or type fills the other from the rest of the chain, else from itself. */
 function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErrorClassification {
-  const restUseful = rest && rest.evidence !== 'fallback' ? rest : undefined;
+  const restUseful = rest && rest.source !== FALLBACK_EVIDENCE ? rest : undefined;
   const kind =
     explicit.kind ?? kindForExplicitErrorType(explicit.errorType) ?? restUseful?.kind ?? 'internal';
   const errorType =
     explicit.errorType ??
     (kind === 'timeout' || kind === 'tool_error' ? kind : (restUseful?.errorType ?? kind));
-  return makeClassification(kind, errorType, 'explicit', restUseful?.httpStatus, restUseful?.retryAfterMs);
+  return makeClassification(
+    kind,
+    errorType,
+    EXPLICIT_EVIDENCE.evidence,
+    restUseful?.httpStatus,
+    restUseful?.retryAfterMs,
+  );
 }
 
 function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind | undefined {
@@ -264,7 +287,7 @@ function classifyByMessage(links: unknown[]): ToolErrorClassification | undefine
     const found = classifyMessage(text);
     if (!found) continue;
     const errorType = found.errorType ?? fallbackErrorTypeOf(links[0]);
-    return makeClassification(found.kind, errorType, 'message', found.httpStatus);
+    return makeClassification(found.kind, errorType, MESSAGE_EVIDENCE.evidence, found.httpStatus);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { classifyToolError } from './classify-error';
 import { makeClassification, type ToolErrorClassification } from './classification';
-import { isStructuredEvidence } from './evidence';
+import { FALLBACK_EVIDENCE, isStructuredEvidence, MESSAGE_EVIDENCE, RESULT_EVIDENCE } from './evidence';
 import { isError, isObjectLike, readOwnData, readOwnString, readString } from './safe';
 import { classifyMessage } from './message';
 
@@ -41,7 +41,11 @@ function detect(result: unknown): ToolErrorClassification | undefined {
     // ran the tool; bad output means the tool ran and returned something its schema refuses.
     if (readOwnData(result, 'validationErrors') !== undefined) {
       const outputFailed = /output validation/i.test(readOwnString(result, 'message') ?? '');
-      return makeClassification(outputFailed ? 'tool_error' : 'invalid_input', 'tool_error', 'result');
+      return makeClassification(
+        outputFailed ? 'tool_error' : 'invalid_input',
+        'tool_error',
+        RESULT_EVIDENCE.evidence,
+      );
     }
     return fromNamedResult(result);
   }
@@ -74,14 +78,21 @@ function fromNamedResult(result: object): ToolErrorClassification {
 function fromErrorValue(error: unknown): ToolErrorClassification {
   if (!isObjectLike(error)) return fromText(typeof error === 'string' ? error : undefined);
   const classified = classifyToolError(error);
-  return classified.evidence === 'fallback' ? fromText(readString(error, 'message')) : classified;
+  return classified.evidence === FALLBACK_EVIDENCE.evidence
+    ? fromText(readString(error, 'message'))
+    : classified;
 }
 
 /** A returned error described only by text: `tool_error` unless the text says more. */
 function fromText(text: string | undefined): ToolErrorClassification {
   const found = text ? classifyMessage(text) : undefined;
-  if (!found) return makeClassification('tool_error', 'tool_error', 'result');
-  return makeClassification(found.kind, found.errorType ?? 'tool_error', 'message', found.httpStatus);
+  if (!found) return makeClassification('tool_error', 'tool_error', RESULT_EVIDENCE.evidence);
+  return makeClassification(
+    found.kind,
+    found.errorType ?? 'tool_error',
+    MESSAGE_EVIDENCE.evidence,
+    found.httpStatus,
+  );
 }
 
 /** The text of MCP/Anthropic content blocks, a string, or a `{ message }` object. */

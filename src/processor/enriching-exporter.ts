@@ -1,6 +1,5 @@
 import { type AttributeValue, type Attributes, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
-import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { ChildHttpFailures } from './http-child-evidence';
 import { haltedSpanRepair, withoutDropped } from './halted-span';
@@ -8,7 +7,7 @@ import { markToolSpan } from './mark-tool-span';
 import type { ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
-  missingToolName,
+  missingGenAiAttributes,
   recognizeToolSpan,
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
@@ -78,7 +77,7 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
       return span;
     }
     const httpChild = this.httpFailures.take(span.spanContext().spanId);
-    const toolName = missingToolName(span, family);
+    const missing = missingGenAiAttributes(span, family);
     const hidden = argumentsHiddenOn(span);
     const attributes: Attributes = { ...span.attributes };
     let status: SpanStatus = span.status as SpanStatus;
@@ -92,13 +91,14 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
         return this as unknown as Span;
       },
     };
-    if (toolName !== undefined) writer.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+    if (missing !== undefined)
+      for (const [key, value] of Object.entries(missing)) writer.setAttribute(key, value!);
     const marked = markToolSpan(writer, span, family, httpChild, hidden);
     const repair = haltedSpanRepair(span);
     if (repair !== undefined) status = repair.status;
     const events = [...(repair?.events ?? span.events)] as EventLike[];
     const eventsRedacted = redactExceptionEvents(events, hidden);
-    if (toolName === undefined && !marked && !eventsRedacted && repair === undefined) return span;
+    if (missing === undefined && !marked && !eventsRedacted && repair === undefined) return span;
     // The copy reads everything else (span context, times, resource, and whatever fields this SDK
     // line has) from the original through its prototype, so no field is lost or copied.
     return Object.create(span, {

@@ -22,8 +22,10 @@ export function markToolSpan(
   hidden: readonly string[],
 ): boolean {
   if (spanHalt(span) !== undefined) return false;
-  const marked = isMarkedFailure(span);
-  const failure = marked ? httpChildOverMark(span, httpChild) : readToolSpanFailure(span, family, httpChild);
+  const marked = isMarkedFailure(span, family);
+  const failure = marked
+    ? httpChildOverMark(span, family, httpChild)
+    : readToolSpanFailure(span, family, httpChild);
   if (failure !== undefined) {
     const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
     markSpanFailed(writer, failure.classification, message, failure.fixedErrorType);

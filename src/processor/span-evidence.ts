@@ -1,35 +1,21 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { classifyToolError } from '../classify/classify-error';
 import { type ToolErrorClassification } from '../classify/classification';
-import { isStrongerEvidence } from '../classify/evidence';
+import { FALLBACK_EVIDENCE, HTTP_CHILD_EVIDENCE, isStrongerEvidence } from '../classify/evidence';
 import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
 import { httpStatusFromErrorType } from '../classify/http';
 import { classifyToolResult } from '../classify/result';
 import {
-  ATTR_ADK_TOOL_RESPONSE,
-  ATTR_AI_TOOL_CALL_RESULT,
   ATTR_ERROR_TYPE,
-  ATTR_GENKIT_OUTPUT,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_MASTRA_SPAN_TYPE,
-  ATTR_MCP_METHOD_NAME,
-  ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT,
-  ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR,
-  ATTR_OPENINFERENCE_OUTPUT_VALUE,
-  ATTR_STRANDS_RESULT_MESSAGE,
-  ATTR_STRANDS_TOOL_STATUS,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
-  ATTR_TRACELOOP_ENTITY_OUTPUT,
-  ATTR_VOLTAGENT_OUTPUT,
   ERROR_TYPE_VALUE_OTHER,
   ERROR_TYPE_VALUE_TOOL_ERROR,
-  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-  STRANDS_RESULT_EVENT,
 } from '../semconv';
-import { markedEvidence, spanFailureText } from '../tool-span/marked-failure';
+import { markedEvidence, markTextMadeUp, spanFailureText } from '../tool-span/marked-failure';
 import type { HttpFailure } from './http-child-evidence';
 import { lastException, type ReadableSpanLike } from '../tool-span/span-shape';
 import type { ToolSpanFamily } from '../tool-span/recognition';
@@ -41,17 +27,6 @@ export interface ToolSpanFailure {
   /** The `error.type` the span's convention fixes (MCP `isError`: `tool_error`); see `markSpanFailed`. */
   readonly fixedErrorType?: string;
 }
-
-/** Where each family records what the tool returned. `gen_ai.tool.call.result` is checked for all. */
-const RESULT_ATTRIBUTE: Readonly<Record<ToolSpanFamily, string | undefined>> = {
-  gen_ai: ATTR_ADK_TOOL_RESPONSE,
-  ai_sdk: ATTR_AI_TOOL_CALL_RESULT,
-  voltagent: ATTR_VOLTAGENT_OUTPUT,
-  openinference: ATTR_OPENINFERENCE_OUTPUT_VALUE,
-  genkit: ATTR_GENKIT_OUTPUT,
-  mcp: ATTR_TRACELOOP_ENTITY_OUTPUT,
-  custom: undefined,
-};
 
 /** Longer results are not parsed: an error result is small, and parsing must stay cheap. */
 const MAX_RESULT_LENGTH = 64 * 1024;
@@ -78,15 +53,12 @@ export function readToolSpanFailure(
   family: ToolSpanFamily,
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
-  if (isMcpToolCall(span, family)) {
-    const failure = readMcpErrorResult(span, httpChild);
+  if (family.mcpToolCall !== undefined) {
+    const failure = readMcpErrorResult(span, family.mcpToolCall, httpChild);
     if (failure !== undefined) return failure;
   }
   const attributes = span.attributes;
-  // Mastra's exporter and bridge write `error.type = errorInfo.id || 'unknown'`: a Mastra error id
-  // (`TOOL_EXECUTION_FAILED`), not the tool's error, so their spans are classified afresh.
-  const existingType =
-    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined ? attributes[ATTR_ERROR_TYPE] : undefined;
+  const existingType = family.ownErrorType ? undefined : attributes[ATTR_ERROR_TYPE];
   const existingKind = attributes[ATTR_TOOL_ERROR_KIND];
   const ownStatus = attributes[ATTR_HTTP_RESPONSE_STATUS_CODE];
   const statusError = span.status.code === SpanStatusCode.ERROR;
@@ -119,11 +91,6 @@ export function readToolSpanFailure(
   };
 }
 
-/** An MCP `tools/call` span, whatever made it: the conventions fix its `error.type` for `isError`. */
-export function isMcpToolCall(span: ReadableSpanLike, family: ToolSpanFamily): boolean {
-  return family === 'mcp' || span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL;
-}
-
 /**
  * An MCP span whose call returned `isError: true`, as other instrumentations record it: Sentry's
  * `mcp.tool.result.is_error` (and `error.type=tool_error` in newer versions), OpenLLMetry's status
@@ -132,19 +99,20 @@ export function isMcpToolCall(span: ReadableSpanLike, family: ToolSpanFamily): b
  */
 function readMcpErrorResult(
   span: ReadableSpanLike,
+  where: NonNullable<ToolSpanFamily['mcpToolCall']>,
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
   const attributes = span.attributes;
   if (lastException(span) !== undefined) return undefined;
   const statusError = span.status.code === SpanStatusCode.ERROR;
   const errorResult =
-    attributes[ATTR_SENTRY_MCP_TOOL_RESULT_IS_ERROR] === true ||
+    (where.flag !== undefined && attributes[where.flag] === true) ||
     attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR ||
     (statusError &&
       attributes[ATTR_ERROR_TYPE] === undefined &&
       attributes[ATTR_HTTP_RESPONSE_STATUS_CODE] === undefined);
   if (!errorResult) return undefined;
-  const content = attributes[ATTR_SENTRY_MCP_TOOL_RESULT_CONTENT];
+  const content = where.text === undefined ? undefined : attributes[where.text];
   const text = typeof content === 'string' ? content : statusError ? span.status.message : undefined;
   const returned = classifyToolResult({ isError: true, content: text });
   return {
@@ -166,20 +134,18 @@ function readMcpErrorResult(
  */
 export function httpChildOverMark(
   span: ReadableSpanLike,
+  family: ToolSpanFamily,
   httpChild: HttpFailure | undefined,
 ): ToolSpanFailure | undefined {
   if (httpChild === undefined) return undefined;
   const marked = markedEvidence(span);
-  if (marked === undefined || !isStrongerEvidence('http_child', marked)) return undefined;
-  const text = spanFailureText(span, true, lastException(span));
-  const madeUp = `${String(span.attributes[ATTR_TOOL_ERROR_KIND])}: ${String(span.attributes[ATTR_ERROR_TYPE])}`;
+  if (marked === undefined || !isStrongerEvidence(HTTP_CHILD_EVIDENCE.evidence, marked)) return undefined;
   return {
     classification: classifyHttpFailure(httpChild),
-    message: text === madeUp ? undefined : text,
-    // Our MCP spans keep the convention's `tool_error` for an isError result.
+    message: markTextMadeUp(span) ? undefined : spanFailureText(span, true, lastException(span)),
+    // MCP spans keep the convention's `tool_error` for an isError result.
     fixedErrorType:
-      span.attributes[ATTR_MCP_METHOD_NAME] === MCP_METHOD_NAME_VALUE_TOOLS_CALL &&
-      span.attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR
+      family.mcpToolCall !== undefined && span.attributes[ATTR_ERROR_TYPE] === ERROR_TYPE_VALUE_TOOL_ERROR
         ? ERROR_TYPE_VALUE_TOOL_ERROR
         : undefined,
   };
@@ -190,7 +156,7 @@ function chooseEvidence(
   own: ToolErrorClassification | undefined,
   httpChild: HttpFailure | undefined,
 ): ToolErrorClassification {
-  if (httpChild && (!own || isStrongerEvidence('http_child', own.evidence)))
+  if (httpChild && (!own || isStrongerEvidence(HTTP_CHILD_EVIDENCE.evidence, own.evidence)))
     return classifyHttpFailure(httpChild);
   return own ?? classifyToolError({ name: ERROR_TYPE_VALUE_OTHER });
 }
@@ -204,7 +170,7 @@ function classifyHttpFailure(failure: HttpFailure): ToolErrorClassification {
     message: failure.message,
     headers: failure.retryAfterHeaders,
   });
-  return { ...classification, evidence: 'http_child' };
+  return { ...classification, evidence: HTTP_CHILD_EVIDENCE.evidence };
 }
 
 /**
@@ -224,7 +190,7 @@ function keepExisting(
   const kind: ToolErrorKind =
     statedKind ??
     kindStatedBy(errorType) ??
-    (found.evidence === 'fallback' && errorType === 'tool_error' ? 'tool_error' : found.kind);
+    (found.evidence === FALLBACK_EVIDENCE.evidence && errorType === 'tool_error' ? 'tool_error' : found.kind);
   const meaning = TOOL_ERROR_KIND_MEANINGS[kind];
   const retryable = attributes[ATTR_TOOL_ERROR_RETRYABLE];
   const executed = attributes[ATTR_TOOL_ERROR_EXECUTED];
@@ -246,37 +212,27 @@ function kindStatedBy(errorType: string | undefined): ToolErrorKind | undefined 
     message: errorType,
     status: httpStatusFromErrorType(errorType),
   });
-  return stated.evidence === 'fallback' ? undefined : stated.kind;
+  return stated.evidence === FALLBACK_EVIDENCE.evidence ? undefined : stated.kind;
 }
 
-/** An error result recorded as a JSON attribute by the span's framework. */
+/** An error result the span's framework recorded: `gen_ai.tool.call.result`, then the family's own places. */
 function readReturnedError(
   span: ReadableSpanLike,
   family: ToolSpanFamily,
 ): ToolErrorClassification | undefined {
-  const key = RESULT_ATTRIBUTE[family];
-  return (
-    classifyResultText(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]) ??
-    (key === undefined ? undefined : classifyResultText(span.attributes[key])) ??
-    (family === 'gen_ai'
-      ? (classifyResultText(span.attributes[ATTR_TRACELOOP_ENTITY_OUTPUT]) ?? readStrandsErrorResult(span))
-      : undefined)
-  );
-}
-
-/**
- * Strands ends the span of a call answered with an error result but nothing thrown (an unknown
- * tool, a tool returning `status: 'error'`) without status or exception, and writes
- * `gen_ai.tool.status=error`; the result's text is in its `gen_ai.choice` event.
- */
-function readStrandsErrorResult(span: ReadableSpanLike): ToolErrorClassification | undefined {
-  if (span.attributes[ATTR_STRANDS_TOOL_STATUS] !== 'error') return undefined;
-  const event = span.events.find((e) => e.name === STRANDS_RESULT_EVENT);
-  const message = event?.attributes?.[ATTR_STRANDS_RESULT_MESSAGE];
+  const found = classifyResultText(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]);
+  if (found !== undefined) return found;
+  if (family.result !== undefined) {
+    for (const key of family.result) {
+      const classification = classifyResultText(span.attributes[key]);
+      if (classification !== undefined) return classification;
+    }
+  }
+  const errorResult = family.readErrorResult?.(span);
+  if (errorResult === undefined) return undefined;
+  const text = errorResult.text;
   const content =
-    typeof message === 'string' && message.length <= MAX_RESULT_LENGTH
-      ? (parseJson(message) ?? message)
-      : undefined;
+    text !== undefined && text.length <= MAX_RESULT_LENGTH ? (parseJson(text) ?? text) : undefined;
   return classifyToolResult({ isError: true, content });
 }
 

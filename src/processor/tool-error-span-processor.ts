@@ -1,6 +1,5 @@
 import { SpanStatusCode, type Context, type Span, type SpanStatus } from '@opentelemetry/api';
 import { argumentsHiddenOn } from '../tool-span/hidden-arguments';
-import { ATTR_GEN_AI_TOOL_NAME } from '../semconv';
 import { INSTRUMENTATION_NAME } from '../tool-span/scope';
 import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
@@ -9,7 +8,7 @@ import { markToolSpan } from './mark-tool-span';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
-  missingToolName,
+  missingGenAiAttributes,
   recognizeToolSpan,
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
@@ -30,8 +29,9 @@ const NAME = 'ToolErrorSpanProcessor';
 /**
  * A `SpanProcessor` that marks failed tool-execution spans: `error.type`, `tool.error_kind`,
  * `tool.error_retryable`, `tool.error_executed` and status ERROR with a scrubbed description.
- * It also fills `gen_ai.tool.name` on tool spans whose framework records the name elsewhere, and
- * redacts the `exception` events frameworks record on their tool spans (message and stack).
+ * It also fills `gen_ai.tool.name` and `gen_ai.tool.call.id` on tool spans whose framework records
+ * them elsewhere, and redacts the `exception` events frameworks record on their tool spans
+ * (message and stack).
  *
  * It writes in `onEnding` (sdk-trace-base ≥ 2.3, and the 3.x `@opentelemetry/sdk-trace`), which
  * runs before any processor's `onEnd`, so it may sit anywhere in `spanProcessors`. In a pipeline
@@ -78,8 +78,9 @@ export class ToolErrorSpanProcessor {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
       const httpChild = this.openToolSpans.close(span.spanContext());
-      const toolName = missingToolName(span, family);
-      if (toolName !== undefined) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, toolName);
+      const missing = missingGenAiAttributes(span, family);
+      if (missing !== undefined)
+        for (const [key, value] of Object.entries(missing)) span.setAttribute(key, value!);
       // The tool's argument values, when ToolInstrumentation ran inside this framework span with capture off.
       const hidden = argumentsHiddenOn(span);
       markToolSpan(errorStatusWriter(span), span, family, httpChild, hidden);

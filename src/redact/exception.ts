@@ -2,11 +2,14 @@ import type { Attributes, Exception } from '@opentelemetry/api';
 import { isObjectLike, read } from '../classify/safe';
 import { MAX_EXCEPTION_TEXT_LENGTH, redactStack, redactText } from './text';
 import { ATTR_EXCEPTION_MESSAGE } from '../semconv';
-import type { ReadableSpanLike } from '../tool-span/span-shape';
 
 const ATTR_EXCEPTION_STACKTRACE = 'exception.stacktrace';
 
-export type EventLike = ReadableSpanLike['events'][number];
+/** A span event as the SDK lines keep it. */
+export interface EventLike {
+  readonly name: string;
+  readonly attributes?: Attributes;
+}
 
 /**
  * Redacts `exception.message` and `exception.stacktrace` of every `exception` event in `events`,

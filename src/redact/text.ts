@@ -58,7 +58,7 @@ const MAY_HOLD_SECRET_ANY_CASE =
  * Anything else long and opaque, found by `replaceOpaqueRuns`: 32+ characters of token alphabet
  * (`[A-Za-z0-9+/_-]`, then up to two `=`) mixing upper case, lower case and digits (an AWS secret
  * key, a random API key), or 32+ hex digits. A hand-written scan: as a regex, the runs shorter than
- * 32 characters made it quadratic per run, 14 µs per KiB of prose (BENCHMARKS.md).
+ * 32 characters made it quadratic per run (BENCHMARKS.md).
  */
 const MIN_OPAQUE_RUN = 32;
 const RUN_CHARACTER = new Uint8Array(128);
@@ -196,7 +196,7 @@ const FRAME_LINE_START = '\n    at ';
  * `redactText` for an exception's stack. Past its `name: message` head, a V8 stack is frame lines,
  * `    at fn (location)`: code locations, not data. A credential can sit there only in a URL
  * (userinfo, query string), so frames without `://` skip the secret patterns, whose pre-filter
- * alone took ~1.5 µs on a 600-character stack, on every failure (BENCHMARKS.md). Hidden values
+ * alone cost more than the rest on every failure (BENCHMARKS.md). Hidden values
  * are hidden everywhere; a stack with any other line, or a long one, gets `redactText` whole.
  */
 export function redactStack(

@@ -4,9 +4,9 @@ import type { ClassificationEvidence } from '../classify/evidence';
 import { isToolErrorKind } from '../classify/kinds';
 import { lastException, type ReadableSpanLike } from './span-shape';
 import { scrubMessage } from '../redact/text';
+import type { ToolSpanFamily } from './recognition';
 import {
   ATTR_ERROR_TYPE,
-  ATTR_MASTRA_SPAN_TYPE,
   ATTR_TOOL_ERROR_DETAIL_TYPE,
   ATTR_TOOL_ERROR_EXECUTED,
   ATTR_TOOL_ERROR_KIND,
@@ -23,12 +23,23 @@ import {
 type SpanWriter = Pick<Span, 'setAttribute' | 'setStatus'> & Partial<Pick<Span, 'spanContext'>>;
 
 /**
- * The evidence behind a span's mark, kept on the span's `SpanContext` object (one per span, for
- * its whole life) under a registered symbol, so that every copy of this package in the process
- * (its CJS and ESM builds) reads what another wrote. Not in a WeakMap: an entry per failed call
- * cost about 1 µs, mostly in garbage collection (BENCHMARKS.md).
+ * The evidence behind a span's mark, and whether the mark made up its status text, kept on the
+ * span's `SpanContext` object (one per span, for its whole life) under registered symbols, so that
+ * every copy of this package in the process (its CJS and ESM builds) reads what another wrote. Not
+ * in a WeakMap: an entry per failed call costs far more, mostly in garbage collection (BENCHMARKS.md).
  */
 const EVIDENCE = Symbol.for('otel-tool-errors.markEvidence');
+const MADE_UP_TEXT = Symbol.for('otel-tool-errors.markTextMadeUp');
+
+interface MarkStore {
+  [EVIDENCE]?: ClassificationEvidence;
+  [MADE_UP_TEXT]?: boolean;
+}
+
+/** The status text of a failure that brought none of its own: its kind and `error.type`. */
+export function fallbackFailureText(kind: unknown, errorType: unknown): string {
+  return `${String(kind)}: ${String(errorType)}`;
+}
 
 /**
  * Writes one classification onto a span: the same four attributes and status, whichever path
@@ -52,18 +63,20 @@ export function markSpanFailed(
   span.setAttribute(ATTR_TOOL_ERROR_EXECUTED, classification.executed);
   span.setStatus({
     code: SpanStatusCode.ERROR,
-    message: scrubMessage(message || `${classification.kind}: ${classification.errorType}`),
+    message: scrubMessage(message || fallbackFailureText(classification.kind, classification.errorType)),
   });
-  if (typeof span.spanContext === 'function') keepEvidence(span.spanContext(), classification.evidence);
+  if (typeof span.spanContext === 'function')
+    keepMark(span.spanContext() as MarkStore, classification.evidence, !message);
 }
 
 /**
- * A plain store, not `Reflect.set` (a runtime call, ~250–300 ns more a mark, BENCHMARKS.md). A frozen
- * span context only loses the evidence: the mark then stays as it is.
+ * Plain stores, not `Reflect.set` (a runtime call, measurably slower a mark, BENCHMARKS.md). A
+ * frozen span context only loses them: the mark then stays as it is.
  */
-function keepEvidence(spanContext: object, evidence: ClassificationEvidence): void {
+function keepMark(store: MarkStore, evidence: ClassificationEvidence, madeUpText: boolean): void {
   try {
-    (spanContext as { [EVIDENCE]?: ClassificationEvidence })[EVIDENCE] = evidence;
+    store[EVIDENCE] = evidence;
+    store[MADE_UP_TEXT] = madeUpText;
   } catch {
     // frozen or sealed
   }
@@ -73,14 +86,14 @@ function keepEvidence(spanContext: object, evidence: ClassificationEvidence): vo
  * Whether the span carries a whole classification (status ERROR and all four attributes, valid),
  * as `markSpanFailed` writes it.
  */
-export function isMarkedFailure(span: ReadableSpanLike): boolean {
+export function isMarkedFailure(span: ReadableSpanLike, family: ToolSpanFamily): boolean {
   const attributes = span.attributes;
   const errorType = attributes[ATTR_ERROR_TYPE];
   return (
     span.status.code === SpanStatusCode.ERROR &&
     typeof errorType === 'string' &&
     errorType !== '' &&
-    attributes[ATTR_MASTRA_SPAN_TYPE] === undefined &&
+    family.ownErrorType !== true &&
     isToolErrorKind(attributes[ATTR_TOOL_ERROR_KIND]) &&
     typeof attributes[ATTR_TOOL_ERROR_RETRYABLE] === 'boolean' &&
     typeof attributes[ATTR_TOOL_ERROR_EXECUTED] === 'boolean'
@@ -93,7 +106,12 @@ export function isMarkedFailure(span: ReadableSpanLike): boolean {
  * is one whose evidence this copy does not know.
  */
 export function markedEvidence(span: ReadableSpanLike): ClassificationEvidence | undefined {
-  return (span.spanContext() as { [EVIDENCE]?: ClassificationEvidence })[EVIDENCE];
+  return (span.spanContext() as MarkStore)[EVIDENCE];
+}
+
+/** Whether the mark's status text is `fallbackFailureText`, made up for want of the failure's own. */
+export function markTextMadeUp(span: ReadableSpanLike): boolean {
+  return (span.spanContext() as MarkStore)[MADE_UP_TEXT] === true;
 }
 
 /**
@@ -104,7 +122,7 @@ export function markedFailureMessage(span: ReadableSpanLike): string {
   const attributes = span.attributes;
   return (
     spanFailureText(span, true, lastException(span)) ||
-    `${String(attributes[ATTR_TOOL_ERROR_KIND])}: ${String(attributes[ATTR_ERROR_TYPE])}`
+    fallbackFailureText(attributes[ATTR_TOOL_ERROR_KIND], attributes[ATTR_ERROR_TYPE])
   );
 }
 

@@ -1,102 +1,120 @@
-import {
-  ATTR_AI_TOOL_CALL_NAME,
-  ATTR_GENKIT_NAME,
-  ATTR_GENKIT_SUBTYPE,
-  ATTR_GENKIT_TYPE,
-  ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_DD_RESOURCE_NAME,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_MCP_METHOD_NAME,
-  ATTR_OPENINFERENCE_SPAN_KIND,
-  ATTR_SENTRY_MCP_TOOL_NAME,
-  ATTR_TRACELOOP_SPAN_KIND,
-  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-  ATTR_TOOL_NAME,
-  ATTR_TRACELOOP_ENTITY_NAME,
-  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-} from '../semconv';
+import type { Attributes } from '@opentelemetry/api';
+import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_GEN_AI_TOOL_NAME } from '../semconv';
+import type { SpanFamily, SpanMatch, ToolNameSource } from './families/family';
+import { SPAN_FAMILIES } from './families/list';
 import type { ReadableSpanLike } from './span-shape';
 import { logger } from '../logger';
 
-/**
- * Which convention a tool span follows; it says where the tool's name and result are.
- * - `gen_ai`: `gen_ai.operation.name=execute_tool` or a span named `execute_tool {name}` (this
- *   package, Google ADK, OpenLLMetry LangChain, AI SDK v7 with @ai-sdk/otel, the Anthropic SDK),
- *   and `@mastra/otel-bridge` spans, named `tool: '{name}'` until the bridge renames them at the end;
- * - `ai_sdk`: the AI SDK's `ai.toolCall` span;
- * - `voltagent`: `tool.execution:{name}`;
- * - `openinference`: `openinference.span.kind=TOOL`;
- * - `genkit`: an action with `genkit:metadata:subtype=tool`;
- * - `mcp`: an MCP `tools/call` span without `gen_ai.operation.name`: any span with
- *   `mcp.method.name=tools/call` (Sentry's `tools/call {tool}`), OpenLLMetry's `{tool}.tool`
- *   (`traceloop.span.kind=tool`), dd-trace's `modelcontextprotocol-sdk.callTool` and `mcp.request`;
- * - `custom`: the application's `isToolSpan` said so.
- */
-export type ToolSpanFamily =
-  'gen_ai' | 'ai_sdk' | 'voltagent' | 'openinference' | 'genkit' | 'mcp' | 'custom';
+/** The family of a tool span: a declared framework's (families/), or the application's own. */
+export type ToolSpanFamily = SpanFamily;
 
 /** The application's own test for tool spans. It sees the span at start and again at its end. */
 export type ToolSpanMatcher = (span: ReadableSpanLike) => boolean;
 
-// Read on every span. Local copies, because under a transpiling loader (tsx, ts-node) each
-// imported binding is a getter call; a bundled build would inline them either way.
-const OPERATION_NAME = ATTR_GEN_AI_OPERATION_NAME;
-const EXECUTE_TOOL = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
-const OPENINFERENCE_SPAN_KIND = ATTR_OPENINFERENCE_SPAN_KIND;
-const GENKIT_SUBTYPE = ATTR_GENKIT_SUBTYPE;
-const GENKIT_TYPE = ATTR_GENKIT_TYPE;
-const EXECUTE_TOOL_PREFIX = 'execute_tool ';
-const MCP_METHOD = ATTR_MCP_METHOD_NAME;
-const TOOLS_CALL = MCP_METHOD_NAME_VALUE_TOOLS_CALL;
-const TOOLS_CALL_PREFIX = 'tools/call ';
-const OPENLLMETRY_MCP_SUFFIX = '.tool';
-const DD_TRACE_CALL_TOOL = 'modelcontextprotocol-sdk.callTool';
-const DD_TRACE_MCP_REQUEST = 'mcp.request';
-const VOLTAGENT_PREFIX = 'tool.execution:';
-// @mastra/otel-bridge names a span while it runs: `tool: '{name}'`, `mcp_tool: '{name}' on '{server}'`.
-const MASTRA_TOOL_PREFIX = "tool: '";
-const MASTRA_MCP_TOOL_PREFIX = "mcp_tool: '";
-const ANTHROPIC_PREFIXES = ['anthropic.custom_tool_use ', 'anthropic.mcp_tool_use '];
-const CHAR_A = 97;
-const CHAR_E = 101;
-const CHAR_M = 109;
-const CHAR_T = 116;
+/** Spans the application's `isToolSpan` said are tool spans. */
+export const APPLICATION_FAMILY: SpanFamily = {
+  framework: 'the application (isToolSpan)',
+  recognise: [],
+  toolName: ['tool.name'],
+};
+
+/** Every family's matches, in list order: the first that holds names the span's family. */
+const RULES = SPAN_FAMILIES.flatMap((family, index) =>
+  family.recognise.map((match) => ({ family: index, match })),
+);
 
 /**
- * The family of a tool span, or `undefined` for any other span. Runs on every span at start and
- * at end, so a non-tool span costs one character read and five attribute reads (plus the
- * application's matcher, if given). It is called again at the end because some frameworks set
- * their identifying attributes after start (ADK sets `gen_ai.*` only when the tool returned).
+ * What every span is checked for first, so that a span that is no tool span costs one read of its
+ * name's first character and one read of each attribute some match tests first: each match needs
+ * its name's first character (when it tests the name's start) or else its first attribute.
+ */
+const FIRST_CHARACTERS = new Uint8Array(128);
+const GATE_KEYS: string[] = [];
+let ungated = false;
+for (const { match } of RULES) {
+  const start = (match.nameEquals ?? match.namePrefix ?? '').charCodeAt(0);
+  const key = Object.keys(match.attributes ?? {})[0] ?? match.present?.[0];
+  if (start < 128) FIRST_CHARACTERS[start] = 1;
+  else if (key !== undefined) {
+    if (!GATE_KEYS.includes(key)) GATE_KEYS.push(key);
+  } else ungated = true;
+}
+
+/**
+ * The declarations' tests, generated as code with each attribute key and name written out: on an
+ * SDK span's attributes a read with a variable key costs several times one with a literal key
+ * (BENCHMARKS.md, "Span families"), and these run on every span. Where code cannot be generated
+ * (an edge runtime), the same tests read the declarations.
+ */
+function generated<F>(parameter: string, body: string, fallback: F): F {
+  try {
+    return new Function(parameter, body) as F;
+  } catch {
+    return fallback;
+  }
+}
+
+const literal = (value: string): string => JSON.stringify(value);
+
+/** Whether the span's attributes have any of `GATE_KEYS`. */
+const hasGateKey: (attributes: Attributes) => boolean = generated(
+  'a',
+  `return ${GATE_KEYS.map((key) => `a[${literal(key)}] !== undefined`).join(' || ') || 'false'};`,
+  (attributes: Attributes) => GATE_KEYS.some((key) => attributes[key] !== undefined),
+);
+
+/** The index of the first family with a match that holds, or -1. Attributes are tested before names. */
+const firstMatchingFamily: (span: ReadableSpanLike) => number = generated(
+  's',
+  'const n = s.name, a = s.attributes;\n' +
+    RULES.map(({ family, match }) => `if (${condition(match)}) return ${family};\n`).join('') +
+    'return -1;',
+  (span: ReadableSpanLike) => RULES.find(({ match }) => matches(span, match))?.family ?? -1,
+);
+
+function condition(match: SpanMatch): string {
+  const parts = [
+    ...Object.entries(match.attributes ?? {}).map(
+      ([key, value]) => `a[${literal(key)}] === ${literal(value)}`,
+    ),
+    ...(match.present ?? []).map((key) => `a[${literal(key)}] !== undefined`),
+    ...(match.nameEquals === undefined ? [] : [`n === ${literal(match.nameEquals)}`]),
+    ...(match.namePrefix === undefined
+      ? []
+      : [
+          `n.charCodeAt(0) === ${match.namePrefix.charCodeAt(0)} && n.startsWith(${literal(match.namePrefix)})`,
+        ]),
+    ...(match.nameSuffix === undefined ? [] : [`n.endsWith(${literal(match.nameSuffix)})`]),
+  ];
+  return parts.join(' && ') || 'false';
+}
+
+function matches(span: ReadableSpanLike, match: SpanMatch): boolean {
+  const { name, attributes } = span;
+  return (
+    Object.entries(match.attributes ?? {}).every(([key, value]) => attributes[key] === value) &&
+    (match.present ?? []).every((key) => attributes[key] !== undefined) &&
+    (match.nameEquals === undefined || name === match.nameEquals) &&
+    (match.namePrefix === undefined || name.startsWith(match.namePrefix)) &&
+    (match.nameSuffix === undefined || name.endsWith(match.nameSuffix))
+  );
+}
+
+/**
+ * The family of a tool span, or `undefined` for any other span: the first family in
+ * `SPAN_FAMILIES` with a match, else the application's matcher. Runs on every span at start and at
+ * end; it is called again at the end because some frameworks set their identifying attributes
+ * after start (ADK sets `gen_ai.*` only when the tool returned).
  */
 export function recognizeToolSpan(
   span: ReadableSpanLike,
   matcher: ToolSpanMatcher | undefined,
 ): ToolSpanFamily | undefined {
-  const attributes = span.attributes;
-  if (attributes[OPERATION_NAME] === EXECUTE_TOOL) return 'gen_ai';
-  const name = span.name;
-  switch (name.charCodeAt(0)) {
-    case CHAR_E:
-      if (name.startsWith(EXECUTE_TOOL_PREFIX)) return 'gen_ai';
-      break;
-    case CHAR_A:
-      if (name === 'ai.toolCall') return 'ai_sdk';
-      break;
-    case CHAR_T:
-      if (name.startsWith(VOLTAGENT_PREFIX)) return 'voltagent';
-      if (name.startsWith(MASTRA_TOOL_PREFIX)) return 'gen_ai';
-      break;
-    case CHAR_M:
-      if (name === DD_TRACE_CALL_TOOL) return 'mcp';
-      if (name === DD_TRACE_MCP_REQUEST && attributes[ATTR_SENTRY_MCP_TOOL_NAME] !== undefined) return 'mcp';
-      if (name.startsWith(MASTRA_MCP_TOOL_PREFIX)) return 'gen_ai';
-      break;
+  if (ungated || FIRST_CHARACTERS[span.name.charCodeAt(0)] === 1 || hasGateKey(span.attributes)) {
+    const family = firstMatchingFamily(span);
+    if (family !== -1) return SPAN_FAMILIES[family];
   }
-  if (attributes[MCP_METHOD] === TOOLS_CALL) return 'mcp';
-  if (attributes[ATTR_TRACELOOP_SPAN_KIND] === 'tool' && name.endsWith(OPENLLMETRY_MCP_SUFFIX)) return 'mcp';
-  if (attributes[OPENINFERENCE_SPAN_KIND] === 'TOOL') return 'openinference';
-  if (attributes[GENKIT_SUBTYPE] === 'tool' && attributes[GENKIT_TYPE] === 'action') return 'genkit';
-  if (matcher !== undefined && matcher(span)) return 'custom';
+  if (matcher !== undefined && matcher(span)) return APPLICATION_FAMILY;
   return undefined;
 }
 
@@ -131,44 +149,37 @@ export function guardMatcher(matcher: unknown, owner: string): ToolSpanMatcher |
  * framework's convention, and a second, competing operation name could change how they treat it.
  */
 export function missingToolName(span: ReadableSpanLike, family: ToolSpanFamily): string | undefined {
-  const attributes = span.attributes;
-  if (attributes[ATTR_GEN_AI_TOOL_NAME] !== undefined) return undefined;
-  let name: unknown;
-  switch (family) {
-    case 'gen_ai':
-      name = attributes[ATTR_TRACELOOP_ENTITY_NAME] ?? nameAfterPrefix(span.name);
-      break;
-    case 'ai_sdk':
-      name = attributes[ATTR_AI_TOOL_CALL_NAME];
-      break;
-    case 'voltagent':
-      name = attributes[ATTR_TOOL_NAME] ?? span.name.slice(VOLTAGENT_PREFIX.length);
-      break;
-    case 'openinference':
-      // OpenInference names the span after the LangChain run, which is the tool's name.
-      name = attributes[ATTR_TOOL_NAME] ?? span.name;
-      break;
-    case 'genkit':
-      name = attributes[ATTR_GENKIT_NAME] ?? span.name;
-      break;
-    case 'mcp':
-      name =
-        attributes[ATTR_SENTRY_MCP_TOOL_NAME] ??
-        attributes[ATTR_TRACELOOP_ENTITY_NAME] ??
-        attributes[ATTR_DD_RESOURCE_NAME] ??
-        (span.name.startsWith(TOOLS_CALL_PREFIX) ? span.name.slice(TOOLS_CALL_PREFIX.length) : undefined);
-      break;
-    case 'custom':
-      name = attributes[ATTR_TOOL_NAME];
-      break;
-  }
-  return typeof name === 'string' && name !== '' ? name : undefined;
-}
-
-function nameAfterPrefix(spanName: string): string | undefined {
-  if (spanName.startsWith(EXECUTE_TOOL_PREFIX)) return spanName.slice(EXECUTE_TOOL_PREFIX.length);
-  for (const prefix of ANTHROPIC_PREFIXES) {
-    if (spanName.startsWith(prefix)) return spanName.slice(prefix.length);
+  if (span.attributes[ATTR_GEN_AI_TOOL_NAME] !== undefined) return undefined;
+  for (const source of family.toolName) {
+    const name = readToolName(span, source);
+    if (typeof name === 'string' && name !== '') return name;
   }
   return undefined;
+}
+
+/**
+ * What the processor fills on a tool span of `family`: the GenAI attributes it lacks whose value
+ * its framework recorded its own way (`gen_ai.tool.name`, `gen_ai.tool.call.id`); `undefined` when
+ * there is none.
+ */
+export function missingGenAiAttributes(
+  span: ReadableSpanLike,
+  family: ToolSpanFamily,
+): Attributes | undefined {
+  const toolName = missingToolName(span, family);
+  const callId =
+    span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === undefined
+      ? family.callId?.map((key) => span.attributes[key]).find((id) => typeof id === 'string' && id !== '')
+      : undefined;
+  if (toolName === undefined && callId === undefined) return undefined;
+  const missing: Attributes = {};
+  if (toolName !== undefined) missing[ATTR_GEN_AI_TOOL_NAME] = toolName;
+  if (callId !== undefined) missing[ATTR_GEN_AI_TOOL_CALL_ID] = callId;
+  return missing;
+}
+
+function readToolName(span: ReadableSpanLike, source: ToolNameSource): unknown {
+  if (typeof source === 'string') return span.attributes[source];
+  if ('wholeName' in source) return span.name;
+  return span.name.startsWith(source.nameAfter) ? span.name.slice(source.nameAfter.length) : undefined;
 }

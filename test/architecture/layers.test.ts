@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect } from 'chai';
+import ts from 'typescript';
 
 /**
  * The layers of src/, from the bottom: what each folder may import. A folder not listed here is
@@ -8,7 +9,7 @@ import { expect } from 'chai';
  */
 const ALLOWED: Record<string, readonly string[]> = {
   classify: ['classify'],
-  redact: ['classify', 'redact', 'semconv', 'tool-span'],
+  redact: ['classify', 'redact', 'semconv'],
   'tool-span': ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'package.json'],
   processor: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'user-notice', 'processor'],
   metrics: ['classify', 'semconv', 'tool-span', 'logger', 'metrics'],
@@ -24,6 +25,28 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
 };
 const MAX_LINES = 350;
+
+/**
+ * Where frameworks are named: each span family and each adapter in its own module, and the two
+ * lists of them. Everything else reads the declarations.
+ */
+const FRAMEWORK_HOMES = ['tool-span/families/', 'instrumentation/adapters/'];
+/** The frameworks with a span family or an adapter, as their code names them. */
+const FRAMEWORK_NAME =
+  /genkit|strands|voltagent|anthropic|openinference|openllmetry|traceloop|sentry|dd-?trace|mastra|ai-?sdk|langchain|langgraph|llamaindex|google-adk|@google\/adk|gcp\.vertex|openai-agents|@openai\/agents|claude-agent|modelcontextprotocol/i;
+
+/** The identifiers and string or template texts of a file's code, comments left out. */
+function codeTokens(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const tokens: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) || ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node))
+      tokens.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return tokens;
+}
 const SRC = resolve(__dirname, '../../src');
 
 function sourceFiles(dir: string): string[] {
@@ -95,5 +118,29 @@ describe('the layers of src/', () => {
       }))
       .filter(({ lines }) => lines > MAX_LINES);
     expect(long).to.deep.equal([]);
+  });
+
+  it('names frameworks only in their own span-family or adapter module and the lists of them', () => {
+    const named = files
+      .filter((file) => !FRAMEWORK_HOMES.some((home) => relative(SRC, file).startsWith(home)))
+      .flatMap((file) =>
+        codeTokens(file)
+          .filter((token) => FRAMEWORK_NAME.test(token))
+          .map((token) => `${relative(SRC, file)}: ${token}`),
+      );
+    expect(named).to.deep.equal([]);
+  });
+
+  it('keeps each span family alone in its module: it imports only the family contract and semconv', () => {
+    const crossing = files
+      .filter((file) => relative(SRC, file).startsWith('tool-span/families/'))
+      .filter((file) => !/\/(family|list)\.ts$/.test(file))
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((target) => !/families\/family\.ts$|semconv\.ts$/.test(target))
+          .map((target) => `${relative(SRC, file)} imports ${relative(SRC, target)}`),
+      );
+    expect(crossing).to.deep.equal([]);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { classifyToolError, EVIDENCE_ORDER } from '../../src';
-import { isStrongerEvidence } from '../../src/classify/evidence';
+import { isStrongerEvidence, isStructuredEvidence } from '../../src/classify/evidence';
 import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-call/trace-tool-call';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
@@ -68,6 +68,23 @@ describe('the evidence order', () => {
     }
     for (const weaker of ['message', 'result', 'fallback'] as const) {
       expect(isStrongerEvidence('http_child', weaker), weaker).to.equal(true);
+    }
+  });
+
+  it('is ranked by each row, each rank once, and listed strongest first', () => {
+    const ranks = EVIDENCE_ORDER.map((row) => row.rank);
+    expect(ranks).to.deep.equal([...ranks].sort((a, b) => a - b));
+    expect(new Set(ranks).size).to.equal(ranks.length);
+  });
+
+  it("says a source is structured from its row's own flag: those read from the error itself, outranking a failed HTTP child", () => {
+    for (const row of EVIDENCE_ORDER) {
+      expect(isStructuredEvidence(row.evidence), row.evidence).to.equal(row.structured);
+      if (row.structured) expect(row.from, row.evidence).to.include('error');
+    }
+    const httpChild = EVIDENCE_ORDER.find((row) => row.from.length === 1 && row.from[0] === 'span')!;
+    for (const row of EVIDENCE_ORDER.filter((r) => r.structured)) {
+      expect(isStrongerEvidence(row.evidence, httpChild.evidence), row.evidence).to.equal(true);
     }
   });
 

@@ -5,8 +5,13 @@ import ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** The TypeScript examples of the README and docs/, each compiled as its own module against the sources. */
-function readmeExamples(): string[] {
+/**
+ * The TypeScript examples of the README and docs/, each compiled as its own module against the
+ * sources. A block whose first line is a path (`// src/tool-span/families/acme.ts`) is a file of
+ * this repository to be: it is compiled at that path, so that its relative imports resolve as
+ * they will, and a later block may import it.
+ */
+function readmeExamples(): Array<{ path: string; code: string }> {
   const pages = [
     'README.md',
     ...readdirSync(join(ROOT, 'docs'))
@@ -14,10 +19,17 @@ function readmeExamples(): string[] {
       .map((name) => `docs/${name}`),
   ];
   const text = pages.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
-  // The "Adding a framework" example is an adapter file, importing its contract as adapters do.
-  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
-    match[1]!.replace("from './adapter'", "from './src/instrumentation/adapters/adapter'"),
-  );
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match, i) => {
+    const code = match[1]!;
+    const path = /^\/\/ ((?:src|test)\/[\w/.-]+\.ts)\n/.exec(code)?.[1];
+    return path
+      ? { path: join(ROOT, path), code }
+      : {
+          path: join(ROOT, `readme-example-${i}.ts`),
+          // The "Adding a framework" example is an adapter file, importing its contract as adapters do.
+          code: code.replace("from './adapter'", "from './src/instrumentation/adapters/adapter'"),
+        };
+  });
 }
 
 describe('README and docs/ examples', () => {
@@ -25,13 +37,13 @@ describe('README and docs/ examples', () => {
     this.timeout(120_000);
     const examples = readmeExamples();
     expect(examples.length).to.be.greaterThan(5);
-    const files = new Map(examples.map((code, i) => [join(ROOT, `readme-example-${i}.ts`), code]));
+    const files = new Map(examples.map(({ path, code }) => [path, code]));
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
+      types: ['node', 'mocha'],
       strict: true,
       noEmit: true,
       skipLibCheck: true,

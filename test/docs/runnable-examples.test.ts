@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { build } from 'tsup';
 import { runNode } from '../helpers/run-node';
@@ -135,6 +135,10 @@ describe('README and docs/ examples, run', function () {
   all.forEach(({ page, code }, index) => {
     const elsewhere = RUN_ELSEWHERE.find(({ marker }) => code.includes(marker));
     if (elsewhere) return;
+    // A block headed by its path in this repository: a spec (test/) is a mocha file, compiled by
+    // readme-examples.test.ts; a module (src/) runs here with its imports resolved from that path.
+    const path = /^\/\/ ((?:src|test)\/[\w/.-]+\.ts)\n/.exec(code)?.[1];
+    if (path?.startsWith('test/')) return;
     const firstLine = code.split('\n').find((line) => !line.startsWith('import') && line.trim() !== '');
     it(`${page}: example ${index + 1} (${firstLine?.trim().slice(0, 60)}) runs`, async () => {
       // The SDK set-ups are for a CommonJS app, as their page says (its ESM recipe runs elsewhere).
@@ -145,10 +149,15 @@ describe('README and docs/ examples, run', function () {
       // An adapter example imports its contract as the adapters do.
       writeFileSync(
         file,
-        code.replace(
-          "from './adapter'",
-          `from '${join(ROOT, 'src', 'instrumentation', 'adapters', 'adapter')}'`,
-        ),
+        path
+          ? code.replace(
+              /from '(\.\.?\/[^']+)'/g,
+              (_, relative: string) => `from '${resolve(dirname(join(ROOT, path)), relative)}'`,
+            )
+          : code.replace(
+              "from './adapter'",
+              `from '${join(ROOT, 'src', 'instrumentation', 'adapters', 'adapter')}'`,
+            ),
       );
       const result = await runNode(['--import', 'tsx', '--import', join(WORK, 'fetch-redirect.mjs')], file, {
         EXAMPLE_API_ORIGIN: api.origin,

@@ -153,7 +153,8 @@ function startToolCall(
       const present = readAttributes(active);
       // Another convention's span keeps its own operation name (backends key on it); see the processor.
       const missing = Object.entries(describe(info, config)).filter(
-        ([key]) => present[key] === undefined && (family === 'gen_ai' || key !== ATTR_GEN_AI_OPERATION_NAME),
+        ([key]) =>
+          present[key] === undefined && (family.genAiConvention || key !== ATTR_GEN_AI_OPERATION_NAME),
       );
       if (missing.length > 0) active.setAttributes(Object.fromEntries(missing));
       // The call that made `active` active, if it was ours: read from the context rather than
