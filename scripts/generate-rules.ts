@@ -37,7 +37,9 @@ import {
   PYTHON_RETRY_DELAY,
   PYTHON_STATUS_MESSAGES,
 } from './rules/python-errors';
-import { SPAN_FAMILIES } from './rules/span-families';
+import type { SpanFamily } from '../src/tool-span/families/family';
+import { SPAN_FAMILIES } from '../src/tool-span/families/list';
+import { OTHER_LANGUAGE_FAMILIES } from './rules/other-language-families';
 
 const ROOT = resolve(__dirname, '..');
 export const RULES_FILE = join(ROOT, 'rules/tool-errors.json');
@@ -320,8 +322,15 @@ export function buildRules(): Record<string, unknown> {
       retryDelay: PYTHON_RETRY_DELAY.pattern,
       pauses: [...PYTHON_PAUSES],
     },
-    spanFamilies: SPAN_FAMILIES,
+    // The package's own declarations, their data only (a family's reader is code), then the
+    // other languages' tool spans.
+    spanFamilies: [...SPAN_FAMILIES.map(familyData), ...OTHER_LANGUAGE_FAMILIES],
   };
+}
+
+/** A family's declaration without its reader, which is code; `errorResultReader` says it has one. */
+function familyData({ readErrorResult, ...data }: SpanFamily): object {
+  return readErrorResult ? { ...data, errorResultReader: true } : data;
 }
 
 /** The file's text, formatted as the repository's prettier formats JSON. */

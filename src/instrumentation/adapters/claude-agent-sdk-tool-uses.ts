@@ -1,6 +1,7 @@
 import { context, type Context } from '@opentelemetry/api';
 import { classifyToolError } from '../../classify/classify-error';
 import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
+import { MESSAGE_EVIDENCE } from '../../classify/evidence';
 import { classifyToolResult } from '../../classify/result';
 import { isObjectLike, readOwnData, readOwnString } from '../../classify/safe';
 import { ToolExecutionError } from '../../errors';
@@ -23,7 +24,7 @@ const STOPPED_KINDS = new Set(['interrupted', 'cancelled', 'user-rejected']);
 const CANCELED = classifyToolError(new ToolExecutionError('tool call canceled', { kind: 'canceled' }));
 // The CLI's text for arguments its schema refused, before the tool ran.
 const INVALID_INPUT_TEXT = /^<tool_use_error>InputValidationError:/;
-const INVALID_INPUT = makeClassification('invalid_input', 'tool_error', 'message');
+const INVALID_INPUT = makeClassification('invalid_input', 'tool_error', MESSAGE_EVIDENCE.evidence);
 
 interface OpenToolUse {
   /** Settles the call's span; none until the span started. */

@@ -2,6 +2,7 @@ import { context, trace, type Context, type Span } from '@opentelemetry/api';
 import { classifyToolError } from '../../classify/classify-error';
 import { classifyToolResult } from '../../classify/result';
 import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
+import { FALLBACK_EVIDENCE } from '../../classify/evidence';
 import { isObjectLike, readString } from '../../classify/safe';
 import { logger } from '../../logger';
 import { redactedException } from '../../redact/exception';
@@ -175,7 +176,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         return this.end({ error: value, classification: this.failedWith(value) });
       case 'unobserved':
         this.mark(
-          makeClassification('internal', ERROR_TYPE_VALUE_OTHER, 'fallback'),
+          makeClassification('internal', ERROR_TYPE_VALUE_OTHER, FALLBACK_EVIDENCE.evidence),
           'the returned promise rejected and nothing handled it',
           true,
         );

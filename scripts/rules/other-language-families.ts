@@ -1,0 +1,24 @@
+import type { SpanFamily } from '../../src/tool-span/families/family';
+
+/**
+ * Tool spans of instrumentations in other languages that none of the package's own families
+ * covers, for the collector processor only: the package's families come first in the rules file,
+ * so these match only what those leave.
+ */
+export const OTHER_LANGUAGE_FAMILIES: readonly Omit<SpanFamily, 'readErrorResult'>[] = [
+  {
+    // OpenLLMetry Python's `@tool` decorator: `{name}.tool`, `traceloop.span.kind=tool`, the
+    // result under `traceloop.entity.output`.
+    framework: 'OpenLLMetry (Python, traceloop.span.kind=tool)',
+    recognise: [{ attributes: { 'traceloop.span.kind': 'tool' } }],
+    toolName: ['traceloop.entity.name'],
+    result: ['traceloop.entity.output'],
+  },
+  {
+    // The MCP Python SDK's own server spans (`mcp.request` with the tool's name).
+    framework: 'MCP Python SDK',
+    recognise: [{ nameEquals: 'mcp.request', present: ['mcp.tool.name'] }],
+    toolName: ['mcp.tool.name'],
+    mcpToolCall: { flag: 'mcp.tool.result.is_error', text: 'mcp.tool.result.content' },
+  },
+];
