@@ -12,6 +12,9 @@ const shared: Options = {
  * compile cache where Node has one) instead of about 300. What is not bundled:
  * - `@opentelemetry/api`, which the app and the register must share (one global registry);
  * - import-in-the-middle, whose loader hook and the instrumentation's `Hook` must be one module;
+ * - require-in-the-middle, whose wrapper of `require` is then the frame Node sees calling a
+ *   package's `require`: inside node_modules, Node's deprecation warnings for packages (DEP0040
+ *   `punycode`) stay as quiet as without the register;
  * - the optional peer dependencies (gRPC and OTLP/JSON trace exporters, resource detectors),
  *   loaded by name when configured.
  * Code only some start-ups need (the OTLP exporters, the metrics SDK, the HTTP instrumentations)
@@ -21,8 +24,8 @@ export const REGISTER_SDK: Options = {
   ...shared,
   entry: { 'register-sdk': 'src/register/sdk.ts' },
   format: ['cjs'],
-  external: ['@opentelemetry/api', 'import-in-the-middle'],
-  noExternal: [/^@opentelemetry\/(?!api$)/, 'semver', 'require-in-the-middle'],
+  external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle'],
+  noExternal: [/^@opentelemetry\/(?!api$)/, 'semver'],
   // The packages' ES module builds: what they import from each other is then bound directly instead
   // of through CommonJS interop, which copied every export of @opentelemetry/semantic-conventions
   // (thousands) once per importing file at each start.
