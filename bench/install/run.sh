@@ -51,7 +51,7 @@ python3 "$ROOT/bench/install/start.py" "${RUNS:-10}" \
   "ours, --require=node $OURS -e 0" \
   "ours, --import=node $ESM_OURS -e 0" \
   "ours, --require, exporters off=env $NONE node $OURS -e 0" \
-  "ours, OTEL_SDK_DISABLED=true=env OTEL_SDK_DISABLED=true node $OURS -e 0" \
+  "ours, OTEL_SDK_DISABLED set=env OTEL_SDK_DISABLED=true node $OURS -e 0" \
   "@opentelemetry/api alone=node --require @opentelemetry/api -e 0" \
   "auto-instrumentations-node, --require, exporters off=env $NONE node $AUTO -e 0" | sed "s#$WORK#.#g"
 

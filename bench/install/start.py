@@ -1,6 +1,6 @@
 """Whole-process start-up: wall time, CPU time (user + system) and peak RSS of each command.
 
-Usage: python3 start.py RUNS 'label=command' ...  (the first command is the baseline)
+Usage: python3 start.py RUNS "label=command" ...  (the first is the baseline; a label has no "=")
 
 The commands run one after another, RUNS rounds, each round in a rotated order, so that load
 that comes and goes lands on all of them. Each process is waited for with os.wait4, which gives
