@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Context, Span } from '@opentelemetry/api';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
@@ -29,19 +32,21 @@ const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, Too
  * the switch costs them all alike. The exporter drops the batches: no network on either side.
  * Where users would pick another instrumentation instead (OpenInference for LangGraph, OpenLLMetry
  * for MCP), it is measured after ours in the same process, against the same baseline.
- * `npm run bench -- agent-loops` runs every framework, `agent-loops:<framework>` one.
+ * `npm run bench -- agent-loops` runs every framework, each in a child process of its own
+ * (bench/agent-loops-child.ts); `agent-loops:<framework>` runs one, in this process.
  */
 
 const TOOL_CALLS = 10;
 /** Turns per sample: a turn takes milliseconds. */
 const TURNS = 2;
 const load = createRequire(__filename);
+const execFileAsync = promisify(execFile);
 
 /** Which of the 10 calls fail, and how: the rest succeed. */
 const FAILING: Record<number, '503' | '429'> = { 3: '503', 7: '429' };
 
 /** Errors as tools raise them: a fetch Response that was not ok, from a real server, as the cause. */
-async function upstreamErrors(server: FlakyServer): Promise<Record<'503' | '429', Error>> {
+export async function upstreamErrors(server: FlakyServer): Promise<Record<'503' | '429', Error>> {
   const failed = async (path: string) => {
     const response = await fetch(server.url + path);
     await response.text();
@@ -350,13 +355,30 @@ async function compareLoop(
 const WITHOUT = 'without otel-tool-errors (OpenTelemetry SDK, BatchSpanProcessor)';
 const REGISTER = 'with otel-tool-errors as the register sets it up (+ ToolMetricsSpanProcessor)';
 
-export async function run(only?: string): Promise<Row[]> {
-  const names = only ? [only] : Object.keys(FRAMEWORKS);
-  const unknown = names.filter((name) => !(name in FRAMEWORKS));
-  if (unknown.length > 0)
-    throw new Error(
-      `agent-loops: unknown ${unknown.join(', ')}; known: ${Object.keys(FRAMEWORKS).join(', ')}`,
+/**
+ * Each framework in a child process of its own, one after another: in one process, a framework
+ * loaded earlier changed what a later one measured (the instrumentation made no spans for Mastra,
+ * and only the client's for MCP, after the other frameworks had loaded and been patched).
+ */
+async function inChildren(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const name of Object.keys(FRAMEWORKS)) {
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [...process.execArgv, join(__dirname, 'agent-loops-child.ts'), name],
+      { maxBuffer: 16 * 1024 * 1024 },
     );
+    rows.push(...(JSON.parse(stdout.trim().split('\n').at(-1)!) as Row[]));
+  }
+  return rows;
+}
+
+export async function run(only?: string): Promise<Row[]> {
+  if (only === undefined) return inChildren();
+  if (!(only in FRAMEWORKS)) {
+    throw new Error(`agent-loops: unknown ${only}; known: ${Object.keys(FRAMEWORKS).join(', ')}`);
+  }
+  const names = [only];
   registerMeterProvider();
   const chain = new Chain();
   const { provider, exported } = batchProvider([chain]);
