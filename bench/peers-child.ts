@@ -7,6 +7,7 @@ import { measureRound, settings, type RoundSample, type Variant } from './harnes
 import { PEER_LABELS, PEERS, type Framework } from './peers';
 import { loadPackage } from './subject';
 import { consume, dropProvider } from './tracing';
+import { Toggle } from './toggle';
 
 const { ToolErrorSpanProcessor, ToolInstrumentation } = loadPackage();
 
@@ -26,31 +27,6 @@ const OPS = 50;
  */
 const ROUND_SETTINGS = { timeMs: settings.timeMs * (2 / 3), warmupMs: settings.warmupMs / 2 };
 const load = createRequire(__filename);
-
-/** A patched method and its original, to switch between them. */
-class Toggle {
-  private readonly patched: unknown;
-
-  constructor(
-    private readonly target: Record<string, unknown>,
-    private readonly key: string,
-    private readonly original: unknown,
-  ) {
-    this.patched = target[key];
-    if (this.patched === original) throw new Error(`${key} was not patched`);
-  }
-
-  set(on: boolean): void {
-    this.target[this.key] = on ? this.patched : this.original;
-  }
-
-  /** For shimmer-wrapped methods, which keep their original as `__original`. */
-  static shimmer(target: Record<string, unknown>, key: string): Toggle {
-    const original = (target[key] as { __original?: unknown } | undefined)?.__original;
-    if (typeof original !== 'function') throw new Error(`${key} is not shimmer-wrapped`);
-    return new Toggle(target, key, original);
-  }
-}
 
 interface Calls {
   success(): Promise<unknown>;

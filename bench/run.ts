@@ -16,6 +16,7 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   'wrapper-revision': () => import('./wrapper-revision'),
   peers: () => import('./peers'),
   'ai-sdk-step': () => import('./ai-sdk-step'),
+  'agent-loops': () => import('./agent-loops'),
   classifier: () => import('./classifier'),
   redactor: () => import('./redactor'),
   scale: () => import('./scale'),

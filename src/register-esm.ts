@@ -8,20 +8,25 @@
  */
 import * as nodeModule from 'node:module';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
-import { markLoaderHookRegistered } from './instrumentation/esm-set-up';
-import { registerWillStart, startZeroCode } from './register/start';
+import { enableCompileCache } from './register/compile-cache';
+
+enableCompileCache();
+// The same SDK file as `--require` loads (tsup.config.ts), compiled through the cache just enabled.
+const sdk = nodeModule.createRequire(import.meta.url)(
+  './register-sdk.cjs',
+) as typeof import('./register/sdk');
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const syncHooks =
-  registerWillStart() && supportsSyncHooks() && NODE_MAJOR !== 22
+  sdk.registerWillStart() && supportsSyncHooks() && NODE_MAJOR !== 22
     ? await import('import-in-the-middle/register-hooks.mjs')
     : undefined;
 
-startZeroCode({
+sdk.startZeroCode({
   beforeHooks: (include) => {
     if (syncHooks) syncHooks.register({ include });
     else
       nodeModule.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
-    markLoaderHookRegistered();
+    sdk.markLoaderHookRegistered();
   },
 });

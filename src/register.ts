@@ -3,6 +3,10 @@
  * enrichment before the app loads. Configured by the standard `OTEL_*` variables and ours
  * (`OTEL_TOOL_ERRORS_*`); see docs/configuration.md.
  */
-import { startZeroCode } from './register/start';
+import { enableCompileCache } from './register/compile-cache';
 
-startZeroCode();
+enableCompileCache();
+// The SDK file is built on its own (tsup.config.ts), so that the cache just enabled compiles it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const sdk = require('./register-sdk.cjs') as typeof import('./register/sdk');
+sdk.startZeroCode();

@@ -2,7 +2,7 @@
 # `npm run bench:install`: installs the packed package into an empty app, as a user would, and
 # measures it side by side with `node -e 0` and @opentelemetry/auto-instrumentations-node:
 # packages and MB installed, copies of each @opentelemetry/* package, start time and files loaded
-# (hyperfine, whole process), and the time from a script's last line to its exit per collector state.
+# (whole processes, bench/install/start.py), and the time from a script's last line to its exit per collector state.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$ROOT/.cache/bench-install"
@@ -40,15 +40,20 @@ for run in "node -e 0" "node $OURS -e 0" "env OTEL_SDK_DISABLED=true node $OURS 
   echo "| \`${run//$WORK/.}\` | $files |"
 done
 
-echo; echo '## Start and exit, whole process (hyperfine), no collector listening'
-hyperfine -N --warmup 3 --runs "${RUNS:-20}" --export-markdown "$WORK/start.md" \
-  "node -e 0" \
-  "node $OURS -e 0" \
-  "env OTEL_SDK_DISABLED=true node $OURS -e 0" \
-  "env $NONE node $OURS -e 0" \
-  "env $NONE node $AUTO -e 0" \
-  "node $AUTO -e 0" >/dev/null
-sed "s#$WORK#.#g" "$WORK/start.md"
+echo; echo "## Start and exit, whole process, no collector listening ($(node --version))"
+# bench/install/start.py: every command in turn, RUNS rounds in rotated order (whole processes,
+# their own wall time, CPU time and peak RSS from wait4), medians and ratios to `node -e 0`.
+# auto-instrumentations-node runs with its exporters off: with them on and no collector, its exit
+# waits out the OTLP exporters' 10 s timeout, which is not start-up.
+ESM_OURS='--import otel-tool-errors/register'
+python3 "$ROOT/bench/install/start.py" "${RUNS:-10}" \
+  "node -e 0=node -e 0" \
+  "ours, --require=node $OURS -e 0" \
+  "ours, --import=node $ESM_OURS -e 0" \
+  "ours, --require, exporters off=env $NONE node $OURS -e 0" \
+  "ours, OTEL_SDK_DISABLED set=env OTEL_SDK_DISABLED=true node $OURS -e 0" \
+  "@opentelemetry/api alone=node --require @opentelemetry/api -e 0" \
+  "auto-instrumentations-node, --require, exporters off=env $NONE node $AUTO -e 0" | sed "s#$WORK#.#g"
 
 echo; echo '## From the last line to the exit, one span and the default exporters'
 node "$ROOT/bench/install/exit-after-last-line.mjs" "$WORK/app"

@@ -11,36 +11,80 @@ type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 type Api = typeof import('@opentelemetry/api');
 type BatchConfig = NonNullable<ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1]>;
 
-/** The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). */
-const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, string>> = {
+type ExporterPackage = Record<string, new (config: object) => SpanExporter | PushMetricExporter>;
+
+/** Loads an optional peer dependency's OTLP exporter, which the app installs if it uses it. */
+const peer = (name: string, signal: Signal, protocol: OtlpProtocol) => () =>
+  loadPackage<ExporterPackage>(name, `OTLP ${signal} over ${protocol}`);
+
+/**
+ * The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). The
+ * dependencies are required by literal name, so that the register's SDK file bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- bundled, and loaded only when used */
+const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, () => ExporterPackage>> = {
   traces: {
-    'http/protobuf': '@opentelemetry/exporter-trace-otlp-proto',
-    'http/json': '@opentelemetry/exporter-trace-otlp-http',
-    grpc: '@opentelemetry/exporter-trace-otlp-grpc',
+    'http/protobuf': () => require('@opentelemetry/exporter-trace-otlp-proto'),
+    'http/json': peer('@opentelemetry/exporter-trace-otlp-http', 'traces', 'http/json'),
+    grpc: peer('@opentelemetry/exporter-trace-otlp-grpc', 'traces', 'grpc'),
   },
   metrics: {
-    'http/protobuf': '@opentelemetry/exporter-metrics-otlp-proto',
-    'http/json': '@opentelemetry/exporter-metrics-otlp-http',
-    grpc: '@opentelemetry/exporter-metrics-otlp-grpc',
+    'http/protobuf': () => require('@opentelemetry/exporter-metrics-otlp-proto'),
+    'http/json': () => require('@opentelemetry/exporter-metrics-otlp-http'),
+    grpc: peer('@opentelemetry/exporter-metrics-otlp-grpc', 'metrics', 'grpc'),
   },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** True for the exporters bundled in the register's SDK file; the others are optional peers. */
+function bundled(signal: Signal, protocol: OtlpProtocol): boolean {
+  return protocol === 'http/protobuf' || (protocol === 'http/json' && signal === 'metrics');
+}
+
+/**
+ * A span exporter built on its first export: the OTLP exporter and its encoder are most of what
+ * the register would otherwise run at start, and a process that ends no span before it exits
+ * never needs them. `shutdown` and `forceFlush` with nothing exported have nothing to do.
+ */
+export class ExporterOnFirstExport implements SpanExporter {
+  /** The exporter, once the first export built it. */
+  exporter: SpanExporter | undefined;
+
+  constructor(private readonly build: () => SpanExporter) {}
+
+  export(spans: Parameters<SpanExporter['export']>[0], done: Parameters<SpanExporter['export']>[1]): void {
+    (this.exporter ??= this.build()).export(spans, done);
+  }
+
+  shutdown(): Promise<void> {
+    return this.exporter?.shutdown() ?? Promise.resolve();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.exporter?.forceFlush?.() ?? Promise.resolve();
+  }
+}
 
 /**
  * An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*, with
- * its own retries, and the timeout OTEL_EXPORTER_OTLP_*TIMEOUT sets (10 s unless set).
+ * its own retries, and the timeout OTEL_EXPORTER_OTLP_*TIMEOUT sets (10 s unless set). A bundled
+ * span exporter is built on its first export; an optional peer's now, so that a missing package
+ * is said at start.
  */
 function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   signal: Signal,
   settings: SignalSettings,
 ): E {
-  const name = OTLP_PACKAGES[signal][settings.protocol];
-  const exported = loadPackage<Record<string, new (config: object) => E>>(
-    name,
-    `OTLP ${signal} over ${settings.protocol}`,
-  );
-  const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
-  const exporter = new Exporter({ timeoutMillis: settings.timeoutMillis });
-  return followingDelivery(releasingHandles(exporter, settings.protocol), signal, settings.protocol);
+  const build = () => {
+    const exported = OTLP_PACKAGES[signal][settings.protocol]();
+    const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
+    return releasingHandles(new Exporter({ timeoutMillis: settings.timeoutMillis }) as E, settings.protocol);
+  };
+  const deferred = signal === 'traces' && bundled(signal, settings.protocol);
+  const exporter = deferred
+    ? (new ExporterOnFirstExport(build as () => SpanExporter) as unknown as E)
+    : build();
+  return followingDelivery(exporter, signal, settings.protocol);
 }
 
 /** Builds one exporter per name; one that cannot be built is reported and left out. */
@@ -84,7 +128,8 @@ function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcesso
  * go out one by one, OTLP in batches.
  */
 export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
-  const sdk = loadPackage<SdkTrace>('@opentelemetry/sdk-trace-node', 'the register');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundled; see OTLP_PACKAGES
+  const sdk = require('@opentelemetry/sdk-trace-node') as SdkTrace;
   return each('traces', settings.traces.exporters, (name) =>
     name === 'console'
       ? new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter())
@@ -94,7 +139,9 @@ export function exportingSpanProcessors(settings: RegisterSettings): SpanProcess
 
 /** The periodic metric readers for `OTEL_METRICS_EXPORTER`, every OTEL_METRIC_EXPORT_INTERVAL. */
 export function metricReaders(settings: RegisterSettings): MetricReader[] {
-  const sdk = loadPackage<SdkMetrics>('@opentelemetry/sdk-metrics', 'the register');
+  if (settings.metrics.exporters.length === 0) return [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundled; see OTLP_PACKAGES
+  const sdk = require('@opentelemetry/sdk-metrics') as SdkMetrics;
   const interval = settings.metricExportIntervalMillis;
   return each('metrics', settings.metrics.exporters, (name) => {
     const exporter =

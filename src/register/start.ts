@@ -24,11 +24,6 @@ export interface StartOptions {
   beforeHooks?: (hookedModules: (string | RegExp)[]) => void;
 }
 
-/** False for OTEL_SDK_DISABLED=true: the ESM entry then skips its loader hooks too. */
-export function registerWillStart(): boolean {
-  return !readRegisterSettings().disabled;
-}
-
 /**
  * Starts tracing and metrics with tool-error enrichment, exporting as the standard `OTEL_*`
  * variables say. Never throws: a failure to start is reported, and the app runs on without

@@ -7,7 +7,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
-import type { MeterProvider } from '@opentelemetry/sdk-metrics';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TOOL_FRAMEWORK_NAMES } from '../instrumentation/adapters';
 import { ToolInstrumentation } from '../instrumentation/tool-instrumentation';
@@ -15,12 +15,15 @@ import { loaderHookInclude } from '../instrumentation/loader-hook-include';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
+import { DeferredMeterProvider, type StartedMeterProvider } from './deferred-metrics';
 import { exportingSpanProcessors, metricReaders } from './exporters';
 import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
-import { loadPackage } from './load';
 import { resourceDetectors } from './resources';
 import { instrumentationEnabled, type RegisterSettings } from './settings';
 import { warnUser } from './stderr';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- each package is required when the
+   settings need it, by literal name so that the register's SDK file bundles it. */
 
 type Resources = typeof import('@opentelemetry/resources');
 type SdkTraceNode = typeof import('@opentelemetry/sdk-trace-node');
@@ -35,7 +38,7 @@ const HTTP_CLIENTS = ['http', 'undici'] as const;
 
 export interface Telemetry {
   readonly tracerProvider: NodeTracerProvider;
-  readonly meterProvider: MeterProvider | undefined;
+  readonly meterProvider: StartedMeterProvider | undefined;
 }
 
 /** `OTEL_LOG_LEVEL` turns on the SDK's diagnostics on the console, as NodeSDK does. */
@@ -54,7 +57,7 @@ function setDiagLogger(settings: RegisterSettings): void {
  * find (unset: env, host and process; env reads OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES).
  */
 function resource(settings: RegisterSettings) {
-  const resources = loadPackage<Resources>('@opentelemetry/resources', 'the register');
+  const resources = require('@opentelemetry/resources') as Resources;
   return resources
     .defaultResource()
     .merge(
@@ -69,7 +72,7 @@ function resource(settings: RegisterSettings) {
 function propagator(settings: RegisterSettings): TextMapPropagator | null | undefined {
   if (settings.propagators.length === 2) return undefined;
   if (settings.propagators.length === 0) return null;
-  const core = loadPackage<Core>('@opentelemetry/core', 'the register');
+  const core = require('@opentelemetry/core') as Core;
   return settings.propagators[0] === 'baggage'
     ? new core.W3CBaggagePropagator()
     : new core.W3CTraceContextPropagator();
@@ -119,31 +122,38 @@ function instrumentations(settings: RegisterSettings): Instrumentation[] {
     list.push(new ToolInstrumentation({ ...settings.instrumentation, disabledFrameworks: disabled }));
   }
   if (instrumentationEnabled(settings, 'http')) {
-    const { HttpInstrumentation } = loadPackage<HttpPackage>(
-      '@opentelemetry/instrumentation-http',
-      'the register',
-    );
+    const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as HttpPackage;
     list.push(new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG));
   }
   if (instrumentationEnabled(settings, 'undici')) {
-    const { UndiciInstrumentation } = loadPackage<UndiciPackage>(
-      '@opentelemetry/instrumentation-undici',
-      'the register',
-    );
+    const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as UndiciPackage;
     list.push(new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG));
   }
   return list;
 }
 
-/** A MeterProvider set as the global one, or none when every metrics exporter is off. */
+/**
+ * A MeterProvider set as the global one, or none when every metrics exporter is off. With the
+ * bundled exporters it is built on the first measurement (deferred-metrics.ts); a gRPC exporter,
+ * an optional package the app may lack, is built now, so that a missing one is said at start.
+ */
 function startMetrics(
   settings: RegisterSettings,
   attributes: ReturnType<typeof resource>,
-): MeterProvider | undefined {
-  const readers = metricReaders(settings);
-  if (readers.length === 0) return undefined;
-  const { MeterProvider } = loadPackage<SdkMetrics>('@opentelemetry/sdk-metrics', 'the register');
-  const meterProvider = new MeterProvider({ resource: attributes, readers });
+): StartedMeterProvider | undefined {
+  if (settings.metrics.exporters.length === 0) return undefined;
+  const build = (readers: MetricReader[]) => {
+    const { MeterProvider } = require('@opentelemetry/sdk-metrics') as SdkMetrics;
+    return new MeterProvider({ resource: attributes, readers });
+  };
+  let meterProvider: StartedMeterProvider;
+  if (settings.metrics.exporters.includes('otlp') && settings.metrics.protocol === 'grpc') {
+    const readers = metricReaders(settings);
+    if (readers.length === 0) return undefined;
+    meterProvider = build(readers);
+  } else {
+    meterProvider = new DeferredMeterProvider(() => build(metricReaders(settings)));
+  }
   metrics.setGlobalMeterProvider(meterProvider);
   return meterProvider;
 }
@@ -162,7 +172,7 @@ export function startTelemetry(
   for (const warning of [...settings.warnings, ...settings.invalidValues]) warnUser(warning);
   const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
-  const { NodeTracerProvider } = loadPackage<SdkTraceNode>('@opentelemetry/sdk-trace-node', 'the register');
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as SdkTraceNode;
   const tracerProvider = new NodeTracerProvider({
     resource: attributes,
     spanProcessors: [
@@ -176,10 +186,7 @@ export function startTelemetry(
   const enabled = instrumentations(settings);
   beforeHooks?.(loaderHookInclude(enabled));
   tracerProvider.register({ propagator: propagator(settings) });
-  const { registerInstrumentations } = loadPackage<InstrumentationPackage>(
-    '@opentelemetry/instrumentation',
-    'the register',
-  );
+  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as InstrumentationPackage;
   registerInstrumentations({
     instrumentations: enabled,
     tracerProvider: tracerProvider as TracerProvider,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
-import { ESM_REQUIRE } from '../../tsup.config';
+import { REGISTER_ENTRIES, REGISTER_SDK } from '../../tsup.config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -15,6 +15,13 @@ export interface RegisterBundles {
   dispose(): void;
 }
 
+/** tsup's entries, relative to the repository in tsup.config.ts, as absolute paths. */
+function absolute(entry: unknown): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(entry as Record<string, string>).map(([name, file]) => [name, join(ROOT, file)]),
+  );
+}
+
 /**
  * The zero-code entry points and the library's ESM build, bundled by tsup as the package build
  * makes them, into a scratch
@@ -24,19 +31,17 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, '.cache', 'register-bundle-'));
   const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
-  await build({
-    ...shared,
-    entry: { register: join(ROOT, 'src/register.ts') },
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-  });
-  await build({
-    ...shared,
-    entry: { 'register-esm': join(ROOT, 'src/register-esm.ts') },
-    format: ['esm'],
-    banner: { js: ESM_REQUIRE },
-    outExtension: () => ({ js: '.mjs' }),
-  });
+  // The register's files exactly as the package build makes them (its SDK file and the two entries).
+  for (const options of [REGISTER_SDK, ...REGISTER_ENTRIES]) {
+    await build({
+      ...options,
+      config: false,
+      outDir,
+      silent: true,
+      sourcemap: false,
+      entry: absolute(options.entry),
+    });
+  }
   await build({
     ...shared,
     entry: { index: join(ROOT, 'src/index.ts') },

@@ -6,7 +6,7 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { expect } from 'chai';
 import { instrumentationEnabled, readRegisterSettings } from '../../src/register/settings';
-import { exportingSpanProcessors } from '../../src/register/exporters';
+import { ExporterOnFirstExport, exportingSpanProcessors } from '../../src/register/exporters';
 import { loadPackage } from '../../src/register/load';
 
 describe('register settings from the environment', () => {
@@ -251,7 +251,16 @@ describe('the exporting span processors built from the settings', () => {
     for (const [protocol, Exporter] of cases) {
       const [processor] = processors({ OTEL_EXPORTER_OTLP_PROTOCOL: protocol });
       expect(processor, protocol).to.be.instanceOf(BatchSpanProcessor);
-      expect(exporterOf(processor), protocol).to.be.instanceOf(Exporter);
+      let exporter = exporterOf(processor);
+      if (protocol === 'http/protobuf') {
+        // The bundled exporter is built on the first export, not at start.
+        const deferred = exporter as ExporterOnFirstExport;
+        expect(deferred, protocol).to.be.instanceOf(ExporterOnFirstExport);
+        expect(deferred.exporter, protocol).to.equal(undefined);
+        deferred.export([], () => undefined);
+        exporter = deferred.exporter;
+      }
+      expect(exporter, protocol).to.be.instanceOf(Exporter);
       await processor!.shutdown();
     }
   });

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { build } from 'tsup';
+import { buildRegisterBundles, type RegisterBundles } from '../helpers/register-bundles';
 import { KEYED_SECRETS, leaksIn, secretCorpus, type CorpusSecret } from '../helpers/secret-oracle';
 import { decodeJsonSpans, startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
 
@@ -53,6 +53,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
   let outDir: string;
   let registerCjs: string;
   let casesFile: string;
+  let bundles: RegisterBundles | undefined;
   let corpus: CorpusSecret[];
   let upstream: { url: string; close(): Promise<void> };
   let receiver: OtlpJsonReceiver;
@@ -61,17 +62,8 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
   before(async () => {
     mkdirSync(join(ROOT, '.cache'), { recursive: true });
     outDir = mkdtempSync(join(ROOT, '.cache', 'attack-test-'));
-    await build({
-      config: false,
-      outDir,
-      target: 'node18',
-      silent: true,
-      sourcemap: false,
-      entry: { register: join(ROOT, 'src/register.ts') },
-      format: ['cjs'],
-      outExtension: () => ({ js: '.cjs' }),
-    });
-    registerCjs = join(outDir, 'register.cjs');
+    bundles = await buildRegisterBundles();
+    registerCjs = bundles.cjs;
     corpus = await secretCorpus();
     casesFile = join(outDir, 'cases.json');
     writeFileSync(
@@ -87,6 +79,7 @@ describe('attack: nothing secret leaves the register (child process, real OTLP b
   after(async () => {
     await upstream?.close();
     if (outDir) rmSync(outDir, { recursive: true, force: true });
+    bundles?.dispose();
     for (const line of counts) console.log(`      ${line}`);
   });
 

@@ -1,0 +1,62 @@
+"""Whole-process start-up: wall time, CPU time (user + system) and peak RSS of each command.
+
+Usage: python3 start.py RUNS "label=command" ...  (the first is the baseline; a label has no "=")
+
+The commands run one after another, RUNS rounds, each round in a rotated order, so that load
+that comes and goes lands on all of them. Each process is waited for with os.wait4, which gives
+its own resource usage (microsecond CPU times, peak RSS) and nothing of this script's. Prints a
+Markdown table of medians and of the ratio to the baseline measured in the same round.
+Standard library only: it needs no virtual environment.
+"""
+import os
+import shlex
+import statistics
+import sys
+import time
+
+
+def run(argv):
+    started = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        try:
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed ({status}): {shlex.join(argv)}")
+    return wall * 1000, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss / 1024
+
+
+def main():
+    runs = int(sys.argv[1])
+    commands = [arg.split("=", 1) for arg in sys.argv[2:]]
+    samples = {label: [] for label, _ in commands}
+    for _ in range(2):  # warm-up: disk cache, compile caches
+        for _, command in commands:
+            run(shlex.split(command))
+    for round_ in range(runs):
+        order = commands[round_ % len(commands):] + commands[:round_ % len(commands)]
+        for label, command in order:
+            samples[label].append(run(shlex.split(command)))
+    base = samples[commands[0][0]]
+    print("| command | wall ms | CPU ms | peak RSS MiB | wall ratio | CPU ratio | RSS added MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, command in commands:
+        rows = samples[label]
+        median = [statistics.median(row[i] for row in rows) for i in range(3)]
+        ratio = [statistics.median(row[i] / b[i] for row, b in zip(rows, base)) for i in range(2)]
+        added = statistics.median(row[2] - b[2] for row, b in zip(rows, base))
+        print(
+            f"| {label} | {median[0]:.1f} | {median[1]:.1f} | {median[2]:.1f} "
+            f"| {ratio[0]:.2f}× | {ratio[1]:.2f}× | {added:+.1f} |"
+        )
+    print(f"\n{runs} rounds; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+main()

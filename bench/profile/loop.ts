@@ -1,0 +1,70 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { dirname } from 'node:path';
+import { loadPackage } from '../subject';
+import { FRAMEWORKS, upstreamErrors } from '../agent-loops';
+import { startFlakyServer } from '../../test/helpers/flaky-server';
+import { batchProvider, consume, registerMeterProvider } from '../tracing';
+
+/**
+ * A driver to profile, not a benchmark: runs one framework's agent turn of case 9 (bench/agent-loops.ts)
+ * in a loop, without the package or with the register's set-up, and writes a CPU profile of
+ * PROFILE_SECONDS (default 10) of turns taken after PROFILE_WARMUP seconds of them (default 12: past
+ * the instrumentation's one-off set-up check 10 s after it starts, and the start-up's module
+ * loading), so that two profiles can be compared by where their time goes
+ * (bench/profile/categories.ts):
+ *
+ *   node -r tsx/cjs bench/profile/loop.ts ai-sdk-v6 without .cache/prof/without.cpuprofile
+ *   node -r tsx/cjs bench/profile/loop.ts ai-sdk-v6 register .cache/prof/register.cpuprofile
+ *
+ * Build the bundle first (`npm run bench -- agent-loops` does).
+ */
+const [framework = 'ai-sdk-v6', variant = 'register', out = `.cache/prof/${variant}.cpuprofile`] =
+  process.argv.slice(2);
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
+const WARMUP = Number(process.env.PROFILE_WARMUP ?? 12);
+
+async function main(): Promise<void> {
+  const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, ToolMetricsSpanProcessor } =
+    loadPackage();
+  registerMeterProvider();
+  const { provider } = batchProvider(
+    variant === 'register'
+      ? [new RedactingSpanProcessor(), new ToolErrorSpanProcessor(), new ToolMetricsSpanProcessor()]
+      : [],
+  );
+  const instrumentation = new ToolInstrumentation();
+  instrumentation.setTracerProvider(provider);
+  if (variant === 'without') instrumentation.disable();
+  const server = await startFlakyServer();
+  const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server));
+  const warmUntil = Date.now() + WARMUP * 1000;
+  while (Date.now() < warmUntil) consume(await loop.turn());
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  let turns = 0;
+  const cpuStart = process.cpuUsage();
+  const until = Date.now() + SECONDS * 1000;
+  while (Date.now() < until) {
+    consume(await loop.turn());
+    turns++;
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const { profile } = (await post('Profiler.stop')) as { profile: object };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(profile));
+  console.log(
+    `${framework} ${variant}: ${turns * 10} tool calls (${turns} turns), ${((cpu.user + cpu.system) / turns / 10) | 0} µs CPU per tool call; profile in ${out}`,
+  );
+  await loop.close?.();
+  await server.close();
+  process.exit(0);
+}
+
+void main();
