@@ -22,21 +22,27 @@ type childIndex struct {
 
 func newChildIndex(td ptrace.Traces) *childIndex {
 	idx := &childIndex{byParent: map[spanKey][]ptrace.Span{}}
+	eachSpan(td, func(span ptrace.Span) {
+		if parent := span.ParentSpanID(); !parent.IsEmpty() {
+			key := spanKey{span.TraceID(), parent}
+			idx.byParent[key] = append(idx.byParent[key], span)
+		}
+	})
+	return idx
+}
+
+// eachSpan calls fn with every span of the batch, in the batch's order.
+func eachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
 	rss := td.ResourceSpans()
 	for i := 0; i < rss.Len(); i++ {
 		sss := rss.At(i).ScopeSpans()
 		for j := 0; j < sss.Len(); j++ {
 			spans := sss.At(j).Spans()
 			for k := 0; k < spans.Len(); k++ {
-				span := spans.At(k)
-				if parent := span.ParentSpanID(); !parent.IsEmpty() {
-					key := spanKey{span.TraceID(), parent}
-					idx.byParent[key] = append(idx.byParent[key], span)
-				}
+				fn(spans.At(k))
 			}
 		}
 	}
-	return idx
 }
 
 // httpFailure is what a failed HTTP client span recorded.

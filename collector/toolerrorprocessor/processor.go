@@ -58,19 +58,11 @@ type toolSpan struct {
 // a tier that receives whole traces (the tail-sampling gateway behind a load balancer by trace id).
 func (p *toolErrors) processTraces(_ context.Context, td ptrace.Traces) (ptrace.Traces, error) {
 	var tools []toolSpan
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				span := spans.At(k)
-				if f := p.recognise(span); f != nil {
-					tools = append(tools, toolSpan{span, f})
-				}
-			}
+	eachSpan(td, func(span ptrace.Span) {
+		if f := p.recognise(span); f != nil {
+			tools = append(tools, toolSpan{span, f})
 		}
-	}
+	})
 	if len(tools) == 0 {
 		return td, nil
 	}
