@@ -8,6 +8,26 @@ export async function callApi(url: string, signal?: AbortSignal): Promise<string
   return res.text();
 }
 
+/**
+ * A tool's HTTP call with a deadline of its own, enforced as `@google/genai` (`httpOptions.timeout`)
+ * and `@azure/storage-blob` enforce theirs: the client aborts its own controller with no reason, so
+ * what is thrown at the deadline is the same bare `AbortError` as a caller's cancel. The signal the
+ * framework handed the tool, when there is one, cancels the request too.
+ */
+export async function callApiWithOwnDeadline(
+  url: string,
+  deadlineMs: number,
+  callerSignal?: AbortSignal,
+): Promise<string> {
+  const own = new AbortController();
+  const timer = setTimeout(() => own.abort(), deadlineMs);
+  try {
+    return await callApi(url, callerSignal ? AbortSignal.any([callerSignal, own.signal]) : own.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The error attributes and status of a tool span, for one `deep.equal`. */
 export function errorOf(span: ReadableSpan) {
   return {

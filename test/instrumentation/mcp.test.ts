@@ -17,7 +17,7 @@ import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { installedVersion } from '../helpers/installed-version';
 import { patchAlias } from '../helpers/patch-alias';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { callApi, errorOf, executedFailure } from '../helpers/tool-failures';
+import { callApi, callApiWithOwnDeadline, errorOf, executedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -46,6 +46,8 @@ interface Sdk {
   unknownTool: 'result' | 'json-rpc';
   /** The tool's input schema from a zod shape, as this SDK's `registerTool` takes it. */
   inputSchema(shape: Any): Any;
+  /** `callTool` with request options: 1.x `(params, resultSchema, options)`, 2.x `(params, options)`. */
+  callToolWith(client: Any, params: Any, options: Any): Promise<Any>;
 }
 
 const failingText = { isError: true, content: [{ type: 'text', text: 'upstream answered HTTP 503' }] };
@@ -56,6 +58,24 @@ function registerTools(server: Any, api: FlakyServer, inputSchema: (shape: Any) 
     { description: 'GETs a path on the test API', inputSchema: inputSchema({ path: z.string() }) },
     async ({ path }: { path: string }) => ({
       content: [{ type: 'text', text: await callApi(api.url + path) }],
+    }),
+  );
+  // Its client has a deadline of its own; the request's abort signal (1.x `extra.signal`, 2.x
+  // `ctx.mcpReq.signal`) cancels it too.
+  server.registerTool(
+    'slow_api',
+    { description: 'Calls an API that never answers', inputSchema: inputSchema({ deadlineMs: z.number() }) },
+    async ({ deadlineMs }: { deadlineMs: number }, extra: Any) => ({
+      content: [
+        {
+          type: 'text',
+          text: await callApiWithOwnDeadline(
+            `${api.url}/hang`,
+            deadlineMs,
+            extra.signal ?? extra.mcpReq?.signal,
+          ),
+        },
+      ],
     }),
   );
   server.registerTool('busy', { description: 'Returns an error result' }, async () => failingText);
@@ -69,6 +89,7 @@ const SDKS: Sdk[] = [
     label: '@modelcontextprotocol/sdk 1.x latest',
     unknownTool: 'result',
     inputSchema: (shape) => shape,
+    callToolWith: (client, params, options) => client.callTool(params, undefined, options),
     async connect(api) {
       const { Client } = load('@modelcontextprotocol/sdk/client/index.js');
       const { McpServer } = load('@modelcontextprotocol/sdk/server/mcp.js');
@@ -82,6 +103,7 @@ const SDKS: Sdk[] = [
     label: '@modelcontextprotocol/client and /server 2.x latest',
     unknownTool: 'json-rpc',
     inputSchema: (shape) => z.object(shape),
+    callToolWith: (client, params, options) => client.callTool(params, options),
     connect: (api) =>
       connectV2(api, load('@modelcontextprotocol/client'), load('@modelcontextprotocol/server')),
   },
@@ -89,6 +111,7 @@ const SDKS: Sdk[] = [
     label: '@modelcontextprotocol/client and /server 2.0.0, the lowest supported 2.x',
     unknownTool: 'json-rpc',
     inputSchema: (shape) => z.object(shape),
+    callToolWith: (client, params, options) => client.callTool(params, options),
     connect: (api, instrumentation) =>
       connectV2(
         api,
@@ -172,6 +195,16 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
       expect(server.parentSpanContext?.spanId).to.equal(client!.spanContext().spanId);
     }
     return { client: client!, server };
+  }
+
+  /** The first span `matches` picks, waiting for it up to 2 s (a span that ends after its caller returned). */
+  async function eventuallySpan(matches: (span: ReadableSpan) => boolean): Promise<ReadableSpan> {
+    for (let waited = 0; waited < 2000; waited += 10) {
+      const span = tracing.spans().find(matches);
+      if (span) return span;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no such span among ${tracing.spans().map((s) => s.name)}`);
   }
 
   /** Calls `busy` (an isError result); returns its client and server span, both there. */
@@ -275,6 +308,39 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
             }),
           expectSuccessAnswer: (result, returned) =>
             expect(result).to.deep.equal({ content: [{ type: 'text', text: returned }] }),
+        });
+      });
+
+      // The tool's own client aborts its request with no reason at its deadline: the same bare
+      // AbortError as a cancel, told apart by the request's signal. The SDK answers both with an
+      // isError result, so error.type is tool_error (the MCP conventions) and the kind is the abort's.
+      describe("a thrown abort, read against the request's abort signal", () => {
+        it("the tool's own client deadline, the request not canceled -> timeout", async () => {
+          const { result, server: serverSpan } = await call('slow_api', { deadlineMs: 50 });
+          expect(result.isError).to.equal(true);
+          expect(errorOf(serverSpan!)).to.deep.equal(executedFailure('tool_error', 'timeout'));
+          expect(serverSpan!.attributes['tool.error_detail_type']).to.equal('timeout');
+        });
+
+        it('the client cancels the call (notifications/cancelled) -> canceled', async () => {
+          const controller = new AbortController();
+          const canceling = setTimeout(() => controller.abort(), 50);
+          const params = { name: 'slow_api', arguments: { deadlineMs: 10_000 } };
+          const error = await sdk.callToolWith(client, params, { signal: controller.signal }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          clearTimeout(canceling);
+          expect(error, 'callTool rejects on cancel').to.not.equal(undefined);
+          // The server ends its span once the cancel has reached the handler and its call failed
+          // (with the reason the client sent: the request's signal is aborted with it).
+          const serverSpan = await eventuallySpan(
+            (s) => s.kind === SpanKind.SERVER && s.name === 'tools/call slow_api',
+          );
+          expect(errorOf(serverSpan)).to.deep.equal({
+            ...executedFailure('tool_error', 'canceled'),
+            executed: false,
+          });
         });
       });
 

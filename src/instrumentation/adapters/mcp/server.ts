@@ -53,7 +53,15 @@ function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFuncti
     const sessionId = read(extra, 'sessionId');
     if (typeof sessionId === 'string') attributes[ATTR_MCP_SESSION_ID] = sessionId;
     return ctx.traceToolCall(
-      { name, type: 'function', args: read(params, 'arguments'), attributes },
+      {
+        name,
+        type: 'function',
+        args: read(params, 'arguments'),
+        attributes,
+        // Aborted when the client cancels the request (`notifications/cancelled`): 1.x `extra.signal`,
+        // 2.x `ctx.mcpReq.signal`. A bare abort thrown while it is not is the tool's own timeout.
+        callerSignal: read(extra, 'signal') ?? read(mcpRequest, 'signal'),
+      },
       () => handler.apply(this, args),
       {
         protocol: {
