@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type ConformanceTool } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
+import {
+  callApi,
+  callApiWithOwnDeadline,
+  errorOf,
+  executedFailure,
+  unexecutedFailure,
+} from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches them.
 const load = createRequire(__filename);
@@ -123,6 +129,70 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     const { value } = await underAgent(() => node.invoke({ messages: [message] }));
     expect((value as { messages: Array<{ status?: string }> }).messages[0]!.status).to.equal('error');
     expect(bed.tracing.spans().map((s) => s.name)).to.deep.equal(['agent']);
+  });
+
+  // The tool's own client aborts its request with no reason at its deadline: the same bare
+  // AbortError as a cancel, told apart by the signal of the RunnableConfig the tool was given.
+  describe("a thrown abort, read against the config's abort signal", () => {
+    let slowApi: LcTool;
+    before(() => {
+      slowApi = tools.tool(
+        async ({ deadlineMs }: { deadlineMs: number }, config: { signal?: AbortSignal }) =>
+          callApiWithOwnDeadline(`${bed.server.url}/hang`, deadlineMs, config?.signal),
+        {
+          name: 'slow_api',
+          description: 'Calls an API that never answers',
+          schema: z.object({ deadlineMs: z.number() }),
+        },
+      );
+    });
+
+    it("the tool's own client deadline, the signal not aborted -> timeout", async () => {
+      const signal = new AbortController().signal;
+      const { error, agent } = await underAgent(() => slowApi.invoke({ deadlineMs: 50 }, { signal }));
+      expect((error as Error).name).to.equal('AbortError');
+      expect(errorOf(toolSpan('slow_api', agent))).to.deep.equal(executedFailure('timeout', 'timeout'));
+    });
+
+    it('the caller aborts the signal -> canceled', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50).unref();
+      const { error, agent } = await underAgent(() =>
+        slowApi.invoke({ deadlineMs: 10_000 }, { signal: controller.signal }),
+      );
+      expect((error as Error).name).to.equal('AbortError');
+      expect(errorOf(toolSpan('slow_api', agent))).to.deep.equal(unexecutedFailure('AbortError', 'canceled'));
+    });
+
+    it("LangGraph ToolNode: the tool's own client deadline under the graph's signal -> timeout", async () => {
+      const node = toolNode([slowApi]) as unknown as {
+        invoke(state: unknown, config: unknown): Promise<{ messages: Array<{ status?: string }> }>;
+      };
+      const message = new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'call_5', name: 'slow_api', args: { deadlineMs: 50 }, type: 'tool_call' }],
+      });
+      const signal = new AbortController().signal;
+      const { value } = await underAgent(() => node.invoke({ messages: [message] }, { signal }));
+      expect((value as { messages: Array<{ status?: string }> }).messages[0]!.status).to.equal('error');
+      const span = bed.tracing.span('execute_tool slow_api');
+      expect(errorOf(span)).to.deep.equal(executedFailure('timeout', 'timeout'));
+    });
+
+    it('LangGraph ToolNode: the caller aborts the signal the graph runs under -> canceled', async () => {
+      const node = toolNode([slowApi]) as unknown as {
+        invoke(state: unknown, config: unknown): Promise<unknown>;
+      };
+      const message = new AIMessage({
+        content: '',
+        tool_calls: [{ id: 'call_6', name: 'slow_api', args: { deadlineMs: 10_000 }, type: 'tool_call' }],
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50).unref();
+      await underAgent(() => node.invoke({ messages: [message] }, { signal: controller.signal }));
+      const span = bed.tracing.span('execute_tool slow_api');
+      expect(errorOf(span)).to.deep.equal(unexecutedFailure('AbortError', 'canceled'));
+    });
   });
 
   it('unpatches on disable and patches once again on enable', async () => {

@@ -57,7 +57,11 @@ function isOpenInferenceTracing(callbackManagers: Set<CallbackManagerModule>): b
   return false;
 }
 
-/** `call(arg, configArg, tags)`: `arg` is the input or a `tool_call`; the id may be on `configArg.toolCall`. */
+/**
+ * `call(arg, configArg, tags)`: `arg` is the input or a `tool_call`; the id may be on
+ * `configArg.toolCall`. The RunnableConfig's `signal` (the caller's, combined with its `timeout` by
+ * `invoke`) is the one the tool gets in its config: a thrown abort is read against it (caller-signal.ts).
+ */
 function wrapCall(
   ctx: AdapterContext,
   original: AnyFunction,
@@ -68,7 +72,10 @@ function wrapCall(
     const tool = this as { name?: unknown; description?: unknown } | undefined;
     if (typeof tool?.name !== 'string' || isOpenInferenceTracing(callbackManagers))
       return original.apply(this, args);
-    const [arg, configArg] = args as [ToolCallArg | undefined, { toolCall?: ToolCallArg } | undefined];
+    const [arg, configArg] = args as [
+      ToolCallArg | undefined,
+      { toolCall?: ToolCallArg; signal?: unknown } | undefined,
+    ];
     const isToolCall = typeof arg === 'object' && arg !== null && arg.type === 'tool_call';
     return ctx.traceToolCall(
       {
@@ -77,6 +84,7 @@ function wrapCall(
         description: tool.description,
         type: 'function',
         args: isToolCall ? arg.args : arg,
+        callerSignal: configArg?.signal,
       },
       () => original.apply(this, args),
       // LangGraph's interrupts and handoffs (see langgraph-control-flow.ts).
