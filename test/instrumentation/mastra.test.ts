@@ -13,7 +13,12 @@ import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { installedVersion } from '../helpers/installed-version';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import { errorOf, unexecutedFailure } from '../helpers/tool-failures';
+import {
+  callApiWithOwnDeadline,
+  errorOf,
+  executedFailure,
+  unexecutedFailure,
+} from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches `dist/tools/index.cjs`.
 const load = createRequire(__filename);
@@ -130,6 +135,52 @@ describe('Mastra adapter (@mastra/core Agent + the AI SDK MockLanguageModelV3)',
     },
     expectSuccessAnswer: (output, returned) =>
       expect(output).to.deep.equal({ type: 'text', value: returned }),
+  });
+
+  // The tool's own client aborts its request with no reason at its deadline: the same bare
+  // AbortError as a cancel, told apart by the `abortSignal` Mastra hands the tool in its context.
+  describe("a thrown abort, read against the agent call's abort signal", () => {
+    let slowApi: MastraTools.Tool;
+    before(() => {
+      slowApi = tools.createTool({
+        id: 'slow_api',
+        description: 'Calls an API that never answers',
+        inputSchema: z.object({ deadlineMs: z.number() }),
+        execute: async ({ deadlineMs }, context) => ({
+          body: await callApiWithOwnDeadline(`${bed.server.url}/hang`, deadlineMs, context?.abortSignal),
+        }),
+      }) as MastraTools.Tool;
+    });
+
+    /** Runs an agent whose model calls `slow_api` once, with `abortSignal` given to `generate`. */
+    async function runSlowApi(deadlineMs: number, abortSignal: AbortSignal) {
+      const { model } = scriptedModel([
+        { toolCallId: 'call_1', toolName: 'slow_api', input: { deadlineMs } },
+      ]);
+      const agent = new Agent({
+        id: 'tester',
+        name: 'tester',
+        instructions: 'test',
+        model,
+        tools: { slow_api: slowApi },
+      });
+      const { agent: parent } = await underAgentSpan(bed.tracing.tracer, () =>
+        agent.generate('go', { abortSignal }),
+      );
+      return toolSpan(parent, 'slow_api');
+    }
+
+    it("the tool's own client deadline, the signal not aborted -> timeout", async () => {
+      const span = await runSlowApi(50, new AbortController().signal);
+      expect(errorOf(span)).to.deep.equal(executedFailure('timeout', 'timeout'));
+    });
+
+    it('the caller aborts the signal given to generate -> canceled', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50).unref();
+      const span = await runSlowApi(10_000, controller.signal);
+      expect(errorOf(span)).to.deep.equal(unexecutedFailure('AbortError', 'canceled'));
+    });
   });
 
   it("classifies the tool's returned input-validation result as invalid_input, not executed", async () => {

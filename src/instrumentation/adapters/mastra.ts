@@ -27,6 +27,7 @@ interface MastraTool {
 type Suspend = (...args: unknown[]) => unknown;
 
 interface ExecutionContext {
+  abortSignal?: unknown;
   suspend?: unknown;
   agent?: { toolCallId?: unknown; suspend?: unknown };
   workflow?: { suspend?: unknown };
@@ -72,7 +73,11 @@ function wrapCreateTool(ctx: AdapterContext, original: AnyFunction): AnyFunction
   };
 }
 
-/** `execute(inputData, context)`: the call id is `context.agent.toolCallId` when an agent calls. */
+/**
+ * `execute(inputData, context)`: the call id is `context.agent.toolCallId` when an agent calls;
+ * `context.abortSignal` is the caller's (`agent.generate`/`stream`'s `abortSignal`), which a thrown
+ * abort is read against (caller-signal.ts).
+ */
 function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
   ctx.wrap(tool, 'execute', (execute) => {
     // `ctx.wrap` gives the method it installs the name and length of `execute`.
@@ -89,6 +94,7 @@ function traceExecute(ctx: AdapterContext, tool: MastraTool): void {
           description: tool.description,
           type: 'function',
           args: input,
+          callerSignal: executionContext?.abortSignal,
         },
         () => execute!.apply(this, callArgs),
         // Mastra's eager tool execution throws once `suspend` is called (EagerToolExecutionNotRun).
