@@ -9,7 +9,12 @@ import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { installedVersion } from '../helpers/installed-version';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
+import {
+  callApiWithOwnDeadline,
+  errorOf,
+  executedFailure,
+  unexecutedFailure,
+} from '../helpers/tool-failures';
 
 const load = createRequire(__filename);
 
@@ -120,7 +125,11 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
   });
 
   /** Runs an agent whose model calls `name(args)` once, then answers; returns the tool span. */
-  async function runToolCall(tool: FunctionTool, args: Record<string, unknown> | string) {
+  async function runToolCall(
+    tool: FunctionTool,
+    args: Record<string, unknown> | string,
+    runOptions: { signal?: AbortSignal } = {},
+  ) {
     const model = new testing.ScriptedModel([
       [testing.functionCall(tool.name, args, { callId: 'call_1' })],
       [testing.assistantMessage('done')],
@@ -129,7 +138,7 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     const parent = bed.tracing.tracer.startSpan('agent');
     const outcome = await context
       .with(trace.setSpan(context.active(), parent), () =>
-        new agents.Runner({ tracingDisabled: true }).run(agent, 'go'),
+        new agents.Runner({ tracingDisabled: true }).run(agent, 'go', runOptions),
       )
       .then(
         (result) => ({ result, error: undefined }),
@@ -183,6 +192,43 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     const { span, toolOutput } = await runToolCall(slowFetch, {});
     expect(toolOutput).to.equal("Tool 'slow_fetch' timed out after 50ms.");
     expect(errorOf(span)).to.deep.equal(executedFailure('timeout', 'timeout'));
+  });
+
+  // The tool's own client aborts its request with no reason at its deadline: the same bare
+  // AbortError as a cancel, told apart by the signal the runner hands the tool (`details.signal`),
+  // the run's from 0.14.0. Before, the tool gets none and a bare abort stays canceled.
+  describe("a thrown abort, read against the run's abort signal", () => {
+    let slowApi: FunctionTool;
+    let runnerHandsSignal: boolean;
+    before(() => {
+      runnerHandsSignal = semver.gte(installedVersion(load, '@openai/agents-core'), '0.14.0');
+      slowApi = agents.tool({
+        name: 'slow_api',
+        description: 'Calls an API that never answers',
+        parameters: z.object({ deadlineMs: z.number() }),
+        execute: ({ deadlineMs }, _runContext, details) =>
+          callApiWithOwnDeadline(`${bed.server.url}/hang`, deadlineMs, details?.signal),
+      });
+    });
+
+    it("the tool's own client deadline, the run's signal not aborted -> timeout (canceled before 0.14.0)", async () => {
+      const signal = new AbortController().signal;
+      const { span } = await runToolCall(slowApi, { deadlineMs: 50 }, { signal });
+      expect(errorOf(span)).to.deep.equal(
+        runnerHandsSignal
+          ? executedFailure('timeout', 'timeout')
+          : unexecutedFailure('AbortError', 'canceled'),
+      );
+    });
+
+    it('the caller aborts the signal given to run() -> canceled', async function () {
+      // Before 0.14.0 the run's signal never reaches the tool: nothing to cancel it with.
+      if (!runnerHandsSignal) this.skip();
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50).unref();
+      const { span } = await runToolCall(slowApi, { deadlineMs: 10_000 }, { signal: controller.signal });
+      expect(errorOf(span)).to.deep.equal(unexecutedFailure('AbortError', 'canceled'));
+    });
   });
 
   it('classifies input that fails the schema as invalid_input, not executed', async () => {

@@ -33,7 +33,7 @@ interface FunctionToolLike {
 interface InvokeArgs {
   tool?: FunctionToolLike;
   input?: unknown;
-  details?: { toolCall?: { callId?: unknown } };
+  details?: { toolCall?: { callId?: unknown }; signal?: unknown };
 }
 
 /** Per call: whether the tool's `execute` started. */
@@ -93,7 +93,11 @@ function wrapTool(original: AnyFunction): AnyFunction {
   };
 }
 
-/** `invokeFunctionTool({ tool, runContext, input, details })`: one span per function tool call. */
+/**
+ * `invokeFunctionTool({ tool, runContext, input, details })`: one span per function tool call.
+ * `details.signal` is the run's (`run(agent, input, { signal })`, from 0.14.0), or one that also
+ * cancels a call's siblings; a thrown abort is read against it (caller-signal.ts).
+ */
 function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function invokeFunctionTool(this: unknown, ...args: unknown[]) {
     const { tool, input, details } = (args[0] ?? {}) as InvokeArgs;
@@ -107,6 +111,7 @@ function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): Any
         description: tool.description,
         type: 'function',
         args: input,
+        callerSignal: details?.signal,
       },
       () => context.with(context.active().setValue(ATTEMPT_KEY, attempt), () => original.apply(this, args)),
       {
