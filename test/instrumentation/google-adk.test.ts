@@ -5,7 +5,12 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
-import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
+import {
+  callApiWithOwnDeadline,
+  errorOf,
+  executedFailure,
+  unexecutedFailure,
+} from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
@@ -78,7 +83,12 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   }
 
   /** Runs the agent; returns every event's parts and a runner to continue the session. */
-  async function runAgent(name: string, args: Record<string, unknown>, agentTools = tools) {
+  async function runAgent(
+    name: string,
+    args: Record<string, unknown>,
+    agentTools = tools,
+    abortSignal?: AbortSignal,
+  ) {
     const agent = new adk.LlmAgent({
       name: 'tester',
       model: scriptedLlm(name, args),
@@ -95,6 +105,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
         userId: 'user',
         sessionId: session.id,
         newMessage: newMessage!,
+        abortSignal,
       })) {
         received.push(...((event.content?.parts ?? []) as Part[]));
         if (event.errorMessage) errors.push(event.errorMessage);
@@ -158,6 +169,40 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     const events = adkToolSpan('fetch_path').events.filter((e) => e.name === 'exception');
     expect(events).to.have.length(1);
     expect(events[0]!.attributes!['exception.message']).to.equal('GET [REDACTED] failed'); // the argument value hidden
+  });
+
+  // The tool's own client aborts its request with no reason at its deadline: the same bare
+  // AbortError as a cancel, told apart by the run's signal ADK hands the tool (`toolContext.abortSignal`).
+  describe("a thrown abort, read against the run's abort signal", () => {
+    let slowApi: Adk.FunctionTool;
+    before(() => {
+      slowApi = new adk.FunctionTool({
+        name: 'slow_api',
+        description: 'Calls an API that never answers',
+        parameters: z.object({ deadlineMs: z.number() }),
+        execute: async ({ deadlineMs }, toolContext) => ({
+          body: await callApiWithOwnDeadline(`${bed.server.url}/hang`, deadlineMs, toolContext?.abortSignal),
+        }),
+      });
+    });
+
+    it("the tool's own client deadline, the run's signal not aborted -> timeout", async () => {
+      const { response } = await runAgent(
+        'slow_api',
+        { deadlineMs: 50 },
+        [slowApi],
+        new AbortController().signal,
+      );
+      expect(String((response as { error?: unknown }).error)).to.match(/^Error in tool 'slow_api'/);
+      expect(errorOf(adkToolSpan('slow_api'))).to.deep.equal(executedFailure('timeout', 'timeout'));
+    });
+
+    it('the caller aborts the signal given to runAsync -> canceled', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50).unref();
+      await runAgent('slow_api', { deadlineMs: 10_000 }, [slowApi], controller.signal).catch(() => undefined);
+      expect(errorOf(adkToolSpan('slow_api'))).to.deep.equal(unexecutedFailure('AbortError', 'canceled'));
+    });
   });
 
   it('marks the returned ADK contract { status: "error" } as tool_error', async () => {

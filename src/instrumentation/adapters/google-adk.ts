@@ -24,6 +24,7 @@ interface FunctionToolLike {
 
 interface AdkToolContext {
   functionCallId?: unknown;
+  abortSignal?: unknown;
   toolConfirmation?: { confirmed?: unknown };
   actions?: { requestedToolConfirmations?: Record<string, unknown> };
 }
@@ -45,7 +46,10 @@ export const googleAdkAdapter: FrameworkAdapter = {
   },
 };
 
-/** `runAsync({ args, toolContext })`. */
+/**
+ * `runAsync({ args, toolContext })`. `toolContext.abortSignal` is the run's (`runner.runAsync`'s
+ * `abortSignal`); a thrown abort is read against it (caller-signal.ts).
+ */
 function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function runAsync(this: unknown, ...args: unknown[]) {
     const tool = this as FunctionToolLike | undefined;
@@ -59,6 +63,7 @@ function wrapRunAsync(ctx: AdapterContext, original: AnyFunction): AnyFunction {
         callId: toolContext?.functionCallId,
         description: tool.description,
         args: request?.args,
+        callerSignal: toolContext?.abortSignal,
       },
       () => original.apply(this, args),
       {
