@@ -6,16 +6,12 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { modelCalling, MOCK_USAGE } from '../helpers/ai-sdk-mock-model';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle hands out the patched exports.
 const load = createRequire(__filename);
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
 
 /** The first part of a step's content of the given type. */
 function partOf(content: unknown, type: string) {
@@ -46,26 +42,6 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
     };
   });
 
-  /** A mock model that calls `toolName` with `input` once, then answers. */
-  function modelCalling(toolName: string, input: unknown) {
-    let step = 0;
-    const content = () =>
-      step++ === 0
-        ? {
-            content: [
-              { type: 'tool-call' as const, toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-            ],
-            finishReason: { unified: 'tool-calls' as const, raw: undefined },
-          }
-        : {
-            content: [{ type: 'text' as const, text: 'done' }],
-            finishReason: { unified: 'stop' as const, raw: undefined },
-          };
-    return new MockLanguageModelV3({
-      doGenerate: async () => ({ ...content(), usage, warnings: [] }),
-    });
-  }
-
   const underAgent = <T>(run: () => Promise<T> | T) => underAgentSpan(bed.tracing.tracer, run);
 
   const toolSpan = (name: string, agent: Span) =>
@@ -73,7 +49,7 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
 
   const generate = (toolName: string, input: unknown, extra: Record<string, unknown> = {}) =>
     ai.generateText({
-      model: modelCalling(toolName, input),
+      model: modelCalling(MockLanguageModelV3, toolName, input),
       prompt: 'go',
       tools,
       stopWhen: ai.stepCountIs(3),
@@ -150,7 +126,11 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
             stream: (load('ai/test') as typeof AiTest).simulateReadableStream({
               chunks: [
                 { type: 'tool-call', toolCallId: 'call-1', toolName: 'fetch_path', input: '{"path":"/401"}' },
-                { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
+                {
+                  type: 'finish',
+                  finishReason: { unified: 'tool-calls', raw: undefined },
+                  usage: MOCK_USAGE,
+                },
               ],
             }),
           }),
@@ -166,7 +146,7 @@ describe('AI SDK v6 adapter (ai generateText / streamText / ToolLoopAgent with M
 
   it('ToolLoopAgent.generate: its tools are traced too', async () => {
     const agentInstance = new ai.ToolLoopAgent({
-      model: modelCalling('fetch_path', { path: '/503' }),
+      model: modelCalling(MockLanguageModelV3, 'fetch_path', { path: '/503' }),
       tools,
     });
     const { agent } = await underAgent(() => agentInstance.generate({ prompt: 'go' }));

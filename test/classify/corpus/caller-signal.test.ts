@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor, ToolExecutionError } from '../../../src';
 import { expectExecuteToolSpan, underAgentSpan } from '../../helpers/agent-span';
+import { modelCalling } from '../../helpers/ai-sdk-mock-model';
 import { useAdapterTestBed } from '../../helpers/test-bed';
 import { errorOf, executedFailure, unexecutedFailure } from '../../helpers/tool-failures';
 import { startApiServer, type ApiServer } from './api-server';
@@ -17,11 +18,6 @@ const load = createRequire(__filename);
 
 /** Longer than any spec here waits: the timeout that is not the one being tested. */
 const LONG_MS = 10_000;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
 
 /**
  * The two clients whose own timeout reaches the classifier as a bare `AbortError`, the same error
@@ -76,33 +72,11 @@ describe(`classifier corpus through the AI SDK ${installedVersion('ai')}: a clie
   });
   after(() => api?.close());
 
-  /** A mock model that calls `toolName` once, then answers. */
-  function modelCalling(toolName: string, input: unknown) {
-    let step = 0;
-    return new MockLanguageModelV3({
-      doGenerate: async () => ({
-        ...(step++ === 0
-          ? {
-              content: [
-                { type: 'tool-call' as const, toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-              ],
-              finishReason: { unified: 'tool-calls' as const, raw: undefined },
-            }
-          : {
-              content: [{ type: 'text' as const, text: 'done' }],
-              finishReason: { unified: 'stop' as const, raw: undefined },
-            }),
-        usage,
-        warnings: [],
-      }),
-    });
-  }
-
   /** Runs `toolName` once through `generateText` and returns its span's error attributes. */
   async function toolError(toolName: string, timeoutMs: number, options: Record<string, unknown>) {
     const { agent } = await underAgentSpan(bed.tracer, () =>
       ai.generateText({
-        model: modelCalling(toolName, { timeoutMs }),
+        model: modelCalling(MockLanguageModelV3, toolName, { timeoutMs }),
         prompt: 'go',
         tools,
         stopWhen: ai.stepCountIs(3),
@@ -146,7 +120,7 @@ describe(`classifier corpus through the AI SDK ${installedVersion('ai')}: a clie
   it("@google/genai: its own timeout on the AI SDK's own tool span (telemetry on) -> timeout", async () => {
     await underAgentSpan(bed.tracer, () =>
       ai.generateText({
-        model: modelCalling('gemini', { timeoutMs: CLIENT_TIMEOUT_MS }),
+        model: modelCalling(MockLanguageModelV3, 'gemini', { timeoutMs: CLIENT_TIMEOUT_MS }),
         prompt: 'go',
         tools,
         abortSignal: new AbortController().signal,
