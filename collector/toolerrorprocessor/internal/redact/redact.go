@@ -20,8 +20,7 @@ type Scrubber struct {
 	maxTextLength  int
 	frameLineStart string
 	patterns       []*rules.Matcher
-	mayExactCase   *rules.Matcher
-	mayAnyCase     *rules.Matcher
+	prefilter      *rules.MatcherSet
 	minOpaqueRun   int
 	bearerOrBasic  *regexp.Regexp
 	schemeOnly     *regexp.Regexp
@@ -50,10 +49,7 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		s.patterns = append(s.patterns, re)
 	}
 	var err error
-	if s.mayExactCase, err = r.Redaction.MayHoldSecretExactCase.CompileMatcher(); err != nil {
-		return nil, err
-	}
-	if s.mayAnyCase, err = r.Redaction.MayHoldSecretAnyCase.CompileMatcher(); err != nil {
+	if s.prefilter, err = rules.NewMatcherSet(s.patterns); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -123,13 +119,22 @@ func (s *Scrubber) Scrub(text string) string {
 }
 
 // ReplaceSecrets replaces every secret the patterns and the opaque-run scan find; no truncation.
+// A pattern runs only on text holding one of its literals; one scan finds which (and another
+// after each replacement, which changes the text). The rules file's two `mayHoldSecret`
+// expressions, which gate all the patterns in the TypeScript package, are not run here: every
+// pattern needs one of their literals, so they never change an answer, and Go's regexp takes
+// about 0.2 ms to scan either over a 1.6 KB Python traceback.
 func (s *Scrubber) ReplaceSecrets(text string) string {
-	if !s.mayExactCase.MatchString(text) && !s.mayAnyCase.MatchString(text) {
-		return s.replaceOpaqueRuns(text)
-	}
+	may := s.prefilter.MayMatch(text)
 	out := text
-	for _, re := range s.patterns {
-		out = s.replaceAll(re, out)
+	for i, re := range s.patterns {
+		if may&(1<<uint(i)) == 0 {
+			continue
+		}
+		if replaced := s.replaceAll(re, out); replaced != out {
+			out = replaced
+			may = s.prefilter.MayMatch(out)
+		}
 	}
 	return s.replaceOpaqueRuns(out)
 }
