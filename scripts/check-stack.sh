@@ -53,6 +53,14 @@ if [ -x "$COLLECTOR_BIN" ]; then
     echo "check-stack: $COLLECTOR_BIN validate --config $cfg"
     "$COLLECTOR_BIN" validate --config "$cfg"
   done
+  # The single-collector recipe (groupbytrace, then tool_errors) in stack/production/README.md.
+  recipe="$(mktemp "${TMPDIR:-/tmp}/single-collector.XXXXXX.yaml")"
+  awk '/^### One collector/ { section = 1 } section && /^```yaml/ { inside = 1; next } inside && /^```/ { exit } inside' \
+    stack/production/README.md >"$recipe"
+  grep -q 'groupbytrace' "$recipe" || { echo "check-stack: no single-collector recipe found in stack/production/README.md" >&2; exit 1; }
+  echo "check-stack: $COLLECTOR_BIN validate --config <the single-collector recipe of stack/production/README.md>"
+  "$COLLECTOR_BIN" validate --config "$recipe"
+  rm -f "$recipe"
 else
   echo "check-stack: $COLLECTOR_BIN not built (run npm run test:e2e once); skipping validation of the collector configs"
 fi

@@ -27,7 +27,7 @@ import {
   DEFAULT_MAX_ERROR_TYPES,
   sanitizeErrorType,
 } from '../src/classify/error-type';
-import { MAX_STATUS_MESSAGE_LENGTH, REDACTED } from '../src/redact/text';
+import { MAX_EXCEPTION_TEXT_LENGTH, MAX_STATUS_MESSAGE_LENGTH, REDACTED } from '../src/redact/text';
 import * as semconv from '../src/semconv';
 import { moduleTables } from './rules/module-tables';
 import {
@@ -187,7 +187,9 @@ export function buildRules(): Record<string, unknown> {
     'MAY_HOLD_SECRET_EXACT_CASE',
     'MAY_HOLD_SECRET_ANY_CASE',
     'MIN_OPAQUE_RUN',
+    'FRAME_LINE_START',
   ]);
+  const exception = moduleTables(src('redact/exception.ts'), ['ATTR_EXCEPTION_STACKTRACE']);
   const spanEvidence = moduleTables(src('processor/span-evidence.ts'), [
     'MAX_RESULT_LENGTH',
     'ERROR_RESULT_HINT',
@@ -234,6 +236,7 @@ export function buildRules(): Record<string, unknown> {
       toolCallResult: semconv.ATTR_GEN_AI_TOOL_CALL_RESULT,
       exceptionType: semconv.ATTR_EXCEPTION_TYPE,
       exceptionMessage: semconv.ATTR_EXCEPTION_MESSAGE,
+      exceptionStacktrace: exception.ATTR_EXCEPTION_STACKTRACE,
       httpResponseStatusCode: [semconv.ATTR_HTTP_RESPONSE_STATUS_CODE, semconv.ATTR_HTTP_STATUS_CODE_OLD],
       httpRequestMethod: [semconv.ATTR_HTTP_REQUEST_METHOD, semconv.ATTR_HTTP_METHOD_OLD],
       retryAfter: [
@@ -305,6 +308,11 @@ export function buildRules(): Record<string, unknown> {
     redaction: {
       redacted: REDACTED,
       maxStatusMessageLength: MAX_STATUS_MESSAGE_LENGTH,
+      // An exception event's message and stacktrace: scrubbed whole, then cut to this length.
+      maxExceptionTextLength: MAX_EXCEPTION_TEXT_LENGTH,
+      // A V8 stack's frame lines (`\n    at fn (file:1:2)`) hold code locations, not data: a
+      // stack of only such lines after its head, none with a URL, has its head scrubbed alone.
+      stackFrameLineStart: text.FRAME_LINE_START,
       secretKeyWords: text.SECRET_KEY_WORDS,
       // Group 1, when a pattern has one, is kept (a scheme, a header or key name, `bearer`),
       // with group 2 (a separator) after it; a group 1 holding `://` with more after it is a URL

@@ -18,12 +18,39 @@ import (
 // (processorhelper, MutatesData), on batches of 100 traces:
 //   - non-tool spans: an HTTP server span with a database call and an HTTP call under it;
 //   - failed tool spans: a Python agent's execute_tool span with an exception, over a failed
-//     HTTP client span (the HTTP child rule runs).
+//     HTTP client span (the HTTP child rule runs);
+//   - the same with a Python traceback as requests raises it, 1.6 KB, in the exception event and
+//     (as OpenInference writes it) in the status message: the scrubber reads all of it.
 // `go test -bench . -benchmem` prints ns/op for the batch and ns/span.
 
 const benchTraces = 100
 
+const shortStack = "Traceback (most recent call last):\n  File \"tools.py\", line 3"
+
+// requestsStack: what a tool calling raise_for_status() after a 503 records.
+var requestsStack = "Traceback (most recent call last):\n" +
+	"  File \"/app/agent/tools.py\", line 41, in get_weather\n" +
+	"    response = session.get(f\"{WEATHER_API}/v1/forecast\", params={\"city\": city}, timeout=5)\n" +
+	"  File \"/app/.venv/lib/python3.11/site-packages/requests/sessions.py\", line 602, in get\n" +
+	"    return self.request(\"GET\", url, **kwargs)\n" +
+	"  File \"/app/.venv/lib/python3.11/site-packages/requests/sessions.py\", line 589, in request\n" +
+	"    resp = self.send(prep, **send_kwargs)\n" +
+	"  File \"/app/.venv/lib/python3.11/site-packages/requests/sessions.py\", line 703, in send\n" +
+	"    r = adapter.send(request, **kwargs)\n" +
+	"  File \"/app/.venv/lib/python3.11/site-packages/requests/adapters.py\", line 667, in send\n" +
+	"    resp = conn.urlopen(\n" +
+	"  File \"/app/agent/tools.py\", line 43, in get_weather\n" +
+	"    response.raise_for_status()\n" +
+	"  File \"/app/.venv/lib/python3.11/site-packages/requests/models.py\", line 1024, in raise_for_status\n" +
+	"    raise HTTPError(http_error_msg, response=self)\n" +
+	"requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: " +
+	"https://weather.example.com/v1/forecast?city=Lyon&units=metric\n"
+
 func benchBatch(tool bool) ptrace.Traces {
+	return benchBatchWith(tool, shortStack, "ValueError: weather service failed")
+}
+
+func benchBatchWith(tool bool, stack, status string) ptrace.Traces {
 	td := ptrace.NewTraces()
 	rs := td.ResourceSpans().AppendEmpty()
 	rs.Resource().Attributes().PutStr("service.name", "bench")
@@ -52,12 +79,12 @@ func benchBatch(tool bool) ptrace.Traces {
 			t.Attributes().PutStr("gen_ai.tool.name", "get_weather")
 			t.Attributes().PutStr("gen_ai.tool.call.id", "call_123")
 			t.Status().SetCode(ptrace.StatusCodeError)
-			t.Status().SetMessage("ValueError: weather service failed")
+			t.Status().SetMessage(status)
 			e := t.Events().AppendEmpty()
 			e.SetName("exception")
 			e.Attributes().PutStr("exception.type", "ValueError")
 			e.Attributes().PutStr("exception.message", "weather service failed")
-			e.Attributes().PutStr("exception.stacktrace", "Traceback (most recent call last):\n  File \"tools.py\", line 3")
+			e.Attributes().PutStr("exception.stacktrace", stack)
 			h := newSpan(trace, t.SpanID(), "GET", ptrace.SpanKindClient)
 			h.Attributes().PutStr("http.request.method", "GET")
 			h.Attributes().PutStr("url.full", "http://127.0.0.1:8080/weather?city=Lyon")
@@ -94,9 +121,8 @@ func newBenchProcessor(b *testing.B, f processorhelper.ProcessTracesFunc) proces
 	return p
 }
 
-func runBench(b *testing.B, tool bool, f processorhelper.ProcessTracesFunc) {
+func runBench(b *testing.B, batch ptrace.Traces, f processorhelper.ProcessTracesFunc) {
 	p := newBenchProcessor(b, f)
-	batch := benchBatch(tool)
 	spans := batch.SpanCount()
 	work := ptrace.NewTraces()
 	b.ReportAllocs()
@@ -115,11 +141,20 @@ func runBench(b *testing.B, tool bool, f processorhelper.ProcessTracesFunc) {
 func passThrough(_ context.Context, td ptrace.Traces) (ptrace.Traces, error) { return td, nil }
 
 func BenchmarkNonToolSpans(b *testing.B) {
-	b.Run("pass-through", func(b *testing.B) { runBench(b, false, passThrough) })
-	b.Run("tool_errors", func(b *testing.B) { runBench(b, false, newTestProcessor(b).processTraces) })
+	b.Run("pass-through", func(b *testing.B) { runBench(b, benchBatch(false), passThrough) })
+	b.Run("tool_errors", func(b *testing.B) { runBench(b, benchBatch(false), newTestProcessor(b).processTraces) })
 }
 
 func BenchmarkFailedToolSpans(b *testing.B) {
-	b.Run("pass-through", func(b *testing.B) { runBench(b, true, passThrough) })
-	b.Run("tool_errors", func(b *testing.B) { runBench(b, true, newTestProcessor(b).processTraces) })
+	b.Run("pass-through", func(b *testing.B) { runBench(b, benchBatch(true), passThrough) })
+	b.Run("tool_errors", func(b *testing.B) { runBench(b, benchBatch(true), newTestProcessor(b).processTraces) })
+}
+
+func BenchmarkFailedToolSpansWithTracebacks(b *testing.B) {
+	// OpenInference's status: LangChain's repr(error), then the whole traceback.
+	status := "HTTPError('503 Server Error: Service Unavailable for url: " +
+		"https://weather.example.com/v1/forecast?city=Lyon&units=metric')" + requestsStack
+	batch := benchBatchWith(true, requestsStack, status)
+	b.Run("pass-through", func(b *testing.B) { runBench(b, batch, passThrough) })
+	b.Run("tool_errors", func(b *testing.B) { runBench(b, batch, newTestProcessor(b).processTraces) })
 }

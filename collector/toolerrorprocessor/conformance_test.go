@@ -61,6 +61,10 @@ type corpus struct {
 				Code    string  `json:"code"`
 				Message *string `json:"message"`
 			} `json:"status"`
+			Events []struct {
+				Name       string            `json:"name"`
+				Attributes map[string]string `json:"attributes"`
+			} `json:"events"`
 		} `json:"expect"`
 	} `json:"spans"`
 }
@@ -122,6 +126,18 @@ func TestConformanceSpans(t *testing.T) {
 				}
 				if want.Message != nil && root.Status().Message() != *want.Message {
 					t.Errorf("status message %q, want %q", root.Status().Message(), *want.Message)
+				}
+			}
+			for i, want := range c.Expect.Events {
+				if i >= root.Events().Len() || root.Events().At(i).Name() != want.Name {
+					t.Errorf("event %d: want %s", i, want.Name)
+					continue
+				}
+				attributes := root.Events().At(i).Attributes()
+				for key, value := range want.Attributes {
+					if got := stringAttribute(attributes, key); got != value {
+						t.Errorf("event %d: %s = %q, want %q", i, key, got, value)
+					}
 				}
 			}
 		})

@@ -68,13 +68,20 @@ func (p *toolErrors) processTraces(_ context.Context, td ptrace.Traces) (ptrace.
 	}
 	var children *childIndex
 	for _, t := range tools {
-		if !p.unclassified(t.span) {
+		if p.markedByThisPackage(t.span) {
 			continue
 		}
-		if children == nil {
-			children = newChildIndex(td)
+		marked := false
+		if !p.halted(t.span) {
+			if children == nil {
+				children = newChildIndex(td)
+			}
+			marked = p.classifySpan(t, children.lastHTTPFailure(t.span, p))
 		}
-		p.classifySpan(t, children.lastHTTPFailure(t.span, p))
+		if !marked {
+			p.scrubStatusMessage(t.span)
+		}
+		p.redactExceptionEvents(t.span)
 	}
 	return td, nil
 }
@@ -84,15 +91,50 @@ func (p *toolErrors) recognise(span ptrace.Span) *rules.SpanFamily {
 	return p.recogniser.family(span)
 }
 
-// unclassified: no `tool.error_kind` yet (this package or another collector wrote it: never
-// overwritten), and no pause or refusal recorded in `tool.call.outcome`.
-func (p *toolErrors) unclassified(span ptrace.Span) bool {
-	attributes := span.Attributes()
-	if _, ok := attributes.Get(p.r.Attributes.Kind); ok {
-		return false
+// markedByThisPackage: the span has `tool.error_kind`, which only this package writes (in the app,
+// or another collector's tool_errors). It is never overwritten, and its status message and
+// exception events were scrubbed where it was marked.
+func (p *toolErrors) markedByThisPackage(span ptrace.Span) bool {
+	_, ok := span.Attributes().Get(p.r.Attributes.Kind)
+	return ok
+}
+
+// halted: a pause or refusal recorded in `tool.call.outcome`, no failure to classify.
+func (p *toolErrors) halted(span ptrace.Span) bool {
+	_, ok := span.Attributes().Get(p.r.Attributes.CallOutcome)
+	return ok
+}
+
+// scrubStatusMessage: a tool span this processor does not mark keeps its status, but not what its
+// message may carry (OpenInference writes the whole traceback there, URLs and all).
+func (p *toolErrors) scrubStatusMessage(span ptrace.Span) {
+	if message := span.Status().Message(); message != "" {
+		span.Status().SetMessage(p.scrubber.Message(message))
 	}
-	_, halted := attributes.Get(p.r.Attributes.CallOutcome)
-	return !halted
+}
+
+// redactExceptionEvents scrubs `exception.message` and `exception.stacktrace` of the span's
+// `exception` events, as the package does in process: frameworks record the raw error there.
+// `exception.type` stays as it is.
+func (p *toolErrors) redactExceptionEvents(span ptrace.Span) {
+	events := span.Events()
+	for i := 0; i < events.Len(); i++ {
+		event := events.At(i)
+		if event.Name() != "exception" {
+			continue
+		}
+		attributes := event.Attributes()
+		if v, ok := attributes.Get(p.r.Attributes.ExceptionMessage); ok && v.Type() == pcommon.ValueTypeStr {
+			if redacted := p.scrubber.Text(v.Str()); redacted != v.Str() {
+				v.SetStr(redacted)
+			}
+		}
+		if v, ok := attributes.Get(p.r.Attributes.ExceptionStacktrace); ok && v.Type() == pcommon.ValueTypeStr {
+			if redacted := p.scrubber.Stack(v.Str()); redacted != v.Str() {
+				v.SetStr(redacted)
+			}
+		}
+	}
 }
 
 type exception struct {
@@ -150,10 +192,11 @@ type failure struct {
 	fixedErrorType string
 }
 
-func (p *toolErrors) classifySpan(t toolSpan, httpChild *httpFailure) {
+// classifySpan marks a failed tool span; false when it did not (no failure, or a pause).
+func (p *toolErrors) classifySpan(t toolSpan, httpChild *httpFailure) bool {
 	exc := p.lastException(t.span)
 	if p.classifier.IsPause(exc.typ) {
-		return
+		return false
 	}
 	var f *failure
 	if p.isMCPToolCall(t) {
@@ -162,9 +205,11 @@ func (p *toolErrors) classifySpan(t toolSpan, httpChild *httpFailure) {
 	if f == nil {
 		f = p.readToolSpanFailure(t, exc, httpChild)
 	}
-	if f != nil {
-		p.mark(t.span, f)
+	if f == nil {
+		return false
 	}
+	p.mark(t.span, f)
+	return true
 }
 
 func (p *toolErrors) isMCPToolCall(t toolSpan) bool {

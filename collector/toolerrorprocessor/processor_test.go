@@ -196,4 +196,26 @@ func TestThePreFilterNeverChangesAnAnswer(t *testing.T) {
 	if filtered == 0 {
 		t.Error("the pre-filter skipped nothing")
 	}
+
+	// The scrubber's one scan for all its patterns answers as each pattern's own pre-filter does.
+	var redaction []*rules.Matcher
+	for _, pattern := range p.r.Redaction.Patterns {
+		m, err := pattern.CompileMatcher()
+		if err != nil {
+			t.Fatal(err)
+		}
+		redaction = append(redaction, m)
+	}
+	set, err := rules.NewMatcherSet(redaction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range append(texts, requestsStack, pyStack, openInferenceStatus) {
+		may := set.MayMatch(text)
+		for i, m := range redaction {
+			if (may&(1<<uint(i)) != 0) != m.MayMatch(text) {
+				t.Errorf("pattern %d on %q: the set's pre-filter says %v", i, text, may&(1<<uint(i)) != 0)
+			}
+		}
+	}
 }

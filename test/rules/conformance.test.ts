@@ -40,6 +40,8 @@ interface Corpus {
       attributes?: Record<string, string | boolean>;
       absent?: string[];
       status?: { code: 'error' | 'ok' | 'unset'; message?: string };
+      /** The span's events, in order: each listed attribute with this value. */
+      events?: Array<{ name: string; attributes: Record<string, string> }>;
     };
     only?: 'collector';
     why?: string;
@@ -123,6 +125,12 @@ describe('the conformance corpus (rules/conformance.json), in process', () => {
           if (c.expect.status.message !== undefined)
             expect(root.status.message).to.equal(c.expect.status.message);
         }
+        (c.expect.events ?? []).forEach((want, i) => {
+          const event = root.events[i];
+          expect(event?.name, `event ${i}`).to.equal(want.name);
+          for (const [key, value] of Object.entries(want.attributes))
+            expect(event?.attributes?.[key], `event ${i}: ${key}`).to.equal(value);
+        });
       });
     }
   });

@@ -1,14 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { scrubMessage } from '../../src/redact/text';
+import { redactStack, redactText, scrubMessage } from '../../src/redact/text';
 import { KEYED_SECRETS, leaksIn, secretCorpus, type CorpusSecret } from '../helpers/secret-oracle';
 
 /**
  * The collector processor's scrubber (Go, with the rules file's redaction rules) against the same
  * secret corpus as the package's own redactor (test/reliability/secretlint-corpus.test.ts): every
  * secret the secretlint recommended preset finds in its own test inputs, placed where a failing
- * tool puts it, must be gone from the status messages the processor writes.
+ * tool puts it, must be gone from the status messages the processor writes, and from the exception
+ * events of the tool spans it passes on.
  */
 
 const MODULE = join(__dirname, '../../collector/toolerrorprocessor');
@@ -25,14 +26,45 @@ const PLACEMENTS: Record<string, (secret: string) => string> = {
   'URL userinfo': (s) => `connect https://agent:${encodeURIComponent(s)}@db.example.com/x refused`,
 };
 
-function goScrub(texts: readonly string[]): string[] {
-  const out = execFileSync('go', ['run', './internal/cmd/scrub'], {
+function goRun<T>(command: string, input: unknown): T {
+  const out = execFileSync('go', ['run', command], {
     cwd: MODULE,
-    input: JSON.stringify(texts),
+    input: JSON.stringify(input),
     maxBuffer: 64 * 1024 * 1024,
     encoding: 'utf8',
   });
-  return JSON.parse(out) as string[];
+  return JSON.parse(out) as T;
+}
+
+function goScrub(texts: readonly string[]): string[] {
+  return goRun<string[]>('./internal/cmd/scrub', texts);
+}
+
+/** A failed Python tool as its span records it: status message, exception message and stacktrace. */
+interface PythonFailure {
+  status: string;
+  message: string;
+  stacktrace: string;
+}
+
+/** The text as a Python tool's failure carries it: in the error's message and in a source line. */
+function pythonFailure(text: string): PythonFailure {
+  const stacktrace = [
+    'Traceback (most recent call last):',
+    '  File "/app/tools.py", line 12, in search',
+    `    response = client.get(url, params={"q": ${JSON.stringify(text)}})`,
+    '  File "/venv/lib/python3.11/site-packages/httpx/_client.py", line 814, in get',
+    '    raise RuntimeError(message)',
+    `RuntimeError: ${text}`,
+    '',
+  ].join('\n');
+  // OpenInference's status: LangChain's repr(error) followed by the whole traceback.
+  return { status: `RuntimeError(${JSON.stringify(text)})${stacktrace}`, message: text, stacktrace };
+}
+
+/** The processor run on failed OpenInference TOOL spans, in one batch, as a collector runs it. */
+function goProcess(failures: readonly PythonFailure[]): PythonFailure[] {
+  return goRun<PythonFailure[]>('./internal/cmd/exceptionevents', failures);
 }
 
 describe("the collector processor's scrubber against the secret corpus", function () {
@@ -68,6 +100,48 @@ describe("the collector processor's scrubber against the secret corpus", functio
       expect(scrubbed[2 * i], texts[2 * i]).not.to.include(value);
       expect(scrubbed[2 * i + 1], texts[2 * i + 1]).not.to.include(value);
     });
+  });
+
+  it("leaves no secret of the corpus in a Python tool span's exception event or traceback status", async () => {
+    const inputs = Object.values(PLACEMENTS).flatMap((place) =>
+      corpus.map((from) => ({ failure: pythonFailure(place(from.secret)), from })),
+    );
+    const processed = goProcess(inputs.map((input) => input.failure));
+    expect(processed).to.have.length(inputs.length);
+    const outputs = processed.flatMap(({ status, message, stacktrace }, i) =>
+      [status, message, stacktrace].map((text) => ({ text, from: inputs[i]!.from })),
+    );
+    const leaks = await leaksIn(outputs);
+    console.log(`      ${inputs.length} failed tool spans, ${leaks.length} leaks`);
+    expect(leaks, leaks.join('\n')).to.deep.equal([]);
+    for (const { status } of processed) {
+      expect(status).not.to.include('\n');
+      expect(status.length).to.be.at.most(256);
+    }
+  });
+
+  it("redacts an exception event's message and stacktrace as the package does", () => {
+    const failures = Object.values(PLACEMENTS).flatMap((place) =>
+      corpus.map((from) => pythonFailure(place(from.secret))),
+    );
+    // A V8 stack too: its frame lines are kept as they are, its head scrubbed.
+    failures.push({
+      status: 'fetch failed',
+      message: 'GET https://agent:pw@api.example.com/v1?api_key=Qm7Tb2Xv9 failed',
+      stacktrace:
+        'Error: GET https://agent:pw@api.example.com/v1?api_key=Qm7Tb2Xv9 failed\n    at search (/app/tools.js:3:9)\n    at run (/app/agent.js:8:1)',
+    });
+    const processed = goProcess(failures);
+    const differing = failures.filter(
+      (f, i) =>
+        processed[i]!.message !== redactText(f.message) ||
+        processed[i]!.stacktrace !== redactStack(f.stacktrace),
+    );
+    const shown = differing.slice(0, 3).map((f) => {
+      const go = goProcess([f])[0]!;
+      return `${f.stacktrace}\n  go: ${go.message} | ${go.stacktrace}\n  ts: ${redactText(f.message)} | ${redactStack(f.stacktrace)}`;
+    });
+    expect(differing.length, shown.join('\n')).to.equal(0);
   });
 
   it('writes what the package writes for the same text', () => {

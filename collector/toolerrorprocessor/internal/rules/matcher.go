@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -239,4 +240,58 @@ func (m *Matcher) FindAllStringSubmatchIndex(text string, n int) [][]int {
 		return nil
 	}
 	return m.Regexp.FindAllStringSubmatchIndex(text, n)
+}
+
+// MatcherSet runs the pre-filters of several matchers in one scan of a text.
+type MatcherSet struct {
+	byFirst [256][]setLiteral
+	always  uint64 // matchers without a pre-filter
+	all     uint64
+}
+
+type setLiteral struct {
+	rest     string // the literal after its first byte
+	matchers uint64 // the matchers that have it
+}
+
+// NewMatcherSet indexes the matchers' literals; at most 64 matchers.
+func NewMatcherSet(matchers []*Matcher) (*MatcherSet, error) {
+	if len(matchers) > 64 {
+		return nil, fmt.Errorf("at most 64 matchers in a set, got %d", len(matchers))
+	}
+	s := &MatcherSet{}
+	for i, m := range matchers {
+		bit := uint64(1) << uint(i)
+		s.all |= bit
+		if m.literals == nil {
+			s.always |= bit
+			continue
+		}
+	literals:
+		for _, literal := range m.literals {
+			entries := s.byFirst[literal[0]]
+			for j := range entries {
+				if entries[j].rest == literal[1:] {
+					entries[j].matchers |= bit
+					continue literals
+				}
+			}
+			s.byFirst[literal[0]] = append(entries, setLiteral{literal[1:], bit})
+		}
+	}
+	return s, nil
+}
+
+// MayMatch returns a bit for each matcher (by its index) whose pre-filter lets text through:
+// what each matcher's own MayMatch answers, in one scan.
+func (s *MatcherSet) MayMatch(text string) uint64 {
+	found := s.always
+	for i := 0; i < len(text) && found != s.all; i++ {
+		for _, l := range s.byFirst[lower(text[i])] {
+			if found&l.matchers != l.matchers && hasPrefixFold(text[i+1:], l.rest) {
+				found |= l.matchers
+			}
+		}
+	}
+	return found
 }

@@ -75,6 +75,7 @@ type Rules struct {
 		ToolCallResult         string   `json:"toolCallResult"`
 		ExceptionType          string   `json:"exceptionType"`
 		ExceptionMessage       string   `json:"exceptionMessage"`
+		ExceptionStacktrace    string   `json:"exceptionStacktrace"`
 		HTTPResponseStatusCode []string `json:"httpResponseStatusCode"`
 		HTTPRequestMethod      []string `json:"httpRequestMethod"`
 		RetryAfter             []string `json:"retryAfter"`
@@ -146,6 +147,8 @@ type Rules struct {
 	Redaction struct {
 		Redacted               string    `json:"redacted"`
 		MaxStatusMessageLength int       `json:"maxStatusMessageLength"`
+		MaxExceptionTextLength int       `json:"maxExceptionTextLength"`
+		StackFrameLineStart    string    `json:"stackFrameLineStart"`
 		Patterns               []Pattern `json:"patterns"`
 		MayHoldSecretExactCase Pattern   `json:"mayHoldSecretExactCase"`
 		MayHoldSecretAnyCase   Pattern   `json:"mayHoldSecretAnyCase"`
