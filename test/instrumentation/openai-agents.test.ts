@@ -221,9 +221,8 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
       );
     });
 
-    it('the caller aborts the signal given to run() -> canceled', async function () {
-      // Before 0.14.0 the run's signal never reaches the tool: nothing to cancel it with.
-      if (!runnerHandsSignal) this.skip();
+    it('the caller aborts the signal given to run() -> canceled (skipped before 0.14.0, whose run signal never reaches the tool)', async function () {
+      if (!runnerHandsSignal) this.skip(); // before 0.14.0: nothing to cancel the tool with
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50).unref();
       const { span } = await runToolCall(slowApi, { deadlineMs: 10_000 }, { signal: controller.signal });

@@ -108,18 +108,24 @@ interface Scenario {
   check(outcome: Outcome): void;
 }
 
+/** The service run against a fresh receiver, set up by `prepare` to answer one way. */
+async function againstReceiver(
+  options: Pick<ServiceOptions, 'flag' | 'bundles'>,
+  prepare: (receiver: OtlpJsonReceiver) => void,
+): Promise<Outcome> {
+  const receiver = await startOtlpJsonReceiver();
+  prepare(receiver);
+  return {
+    receiver,
+    endpoint: receiver.endpoint,
+    run: await runService({ ...options, endpoint: receiver.endpoint }),
+  };
+}
+
 const SCENARIOS: Scenario[] = [
   {
     title: '503 to the first three exports, then 200: every span once (the exporter retried), nothing said',
-    async run(options) {
-      const receiver = await startOtlpJsonReceiver();
-      receiver.failTraceExports(503, 503, 503);
-      return {
-        receiver,
-        endpoint: receiver.endpoint,
-        run: await runService({ ...options, endpoint: receiver.endpoint }),
-      };
-    },
+    run: (options) => againstReceiver(options, (receiver) => receiver.failTraceExports(503, 503, 503)),
     check({ run, receiver: received }) {
       const receiver = received!;
       expect([run.code, run.stderr]).to.deep.equal([0, '']);
@@ -150,15 +156,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     title: 'every export answered after 700 ms: every span once, nothing said',
-    async run(options) {
-      const receiver = await startOtlpJsonReceiver();
-      receiver.setResponseDelay(700);
-      return {
-        receiver,
-        endpoint: receiver.endpoint,
-        run: await runService({ ...options, endpoint: receiver.endpoint }),
-      };
-    },
+    run: (options) => againstReceiver(options, (receiver) => receiver.setResponseDelay(700)),
     check({ run, receiver: received }) {
       const receiver = received!;
       expect([run.code, run.stderr]).to.deep.equal([0, '']);
@@ -198,15 +196,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     title: 'a collector that never answers: the exit waits its bound, then one line counts every span',
-    async run(options) {
-      const receiver = await startOtlpJsonReceiver();
-      receiver.stopAnswering();
-      return {
-        receiver,
-        endpoint: receiver.endpoint,
-        run: await runService({ ...options, endpoint: receiver.endpoint }),
-      };
-    },
+    run: (options) => againstReceiver(options, (receiver) => receiver.stopAnswering()),
     check({ run, receiver: received }) {
       const receiver = received!;
       expect(run.code).to.equal(0);

@@ -76,7 +76,7 @@ describe('deployment recipes: NODE_OPTIONS, TypeScript entries, bundles', functi
   it('NODE_OPTIONS="--import otel-tool-errors/register" node agent.ts (type stripping: skipped before Node 22.6, which has none; the Node matrix runs it on 22, 24 and 26)', async function () {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     // Type stripping came with Node 22.6 (on by default from 23.6); the Node matrix runs this on 22+.
-    if (major < 22 || (major === 22 && minor < 6)) this.skip();
+    if (major < 22 || (major === 22 && minor < 6)) this.skip(); // no type stripping before Node 22.6
     const strip = major === 22 ? ' --experimental-strip-types' : '';
     expectToolSpan(await run(['agent.ts'], { NODE_OPTIONS: `--import otel-tool-errors/register${strip}` }));
   });

@@ -84,7 +84,7 @@ describe('the conformance corpus (rules/conformance.json), in process', () => {
   describe('classifyToolError', () => {
     for (const c of corpus.errors) {
       it(title(c), function () {
-        if (c.only === 'collector') this.skip();
+        if (c.only === 'collector') this.skip(); // collector only: the title says why
         const found = classifyToolError({ ...c.error });
         expect({
           errorType: found.errorType,
@@ -110,7 +110,7 @@ describe('the conformance corpus (rules/conformance.json), in process', () => {
 
     for (const c of corpus.spans) {
       it(title(c), function () {
-        if (c.only === 'collector') this.skip();
+        if (c.only === 'collector') this.skip(); // collector only: the title says why
         exporter.reset();
         play(provider.getTracer('conformance'), c.span, ROOT_CONTEXT);
         const spans = exporter.getFinishedSpans();

@@ -67,14 +67,14 @@ function goProcess(failures: readonly PythonFailure[]): PythonFailure[] {
   return goRun<PythonFailure[]>('./internal/cmd/exceptionevents', failures);
 }
 
-describe("the collector processor's scrubber against the secret corpus", function () {
+describe("the collector processor's scrubber against the secret corpus (skipped without a Go toolchain)", function () {
   this.timeout(300_000);
   let corpus: CorpusSecret[];
 
   before(async function () {
     if (spawnSync('go', ['version']).status !== 0) {
       console.log('      no Go toolchain: the collector processor is not checked here (it needs Go 1.25+)');
-      this.skip();
+      this.skip(); // no Go toolchain: nothing to run the processor with
     }
     corpus = await secretCorpus();
   });
