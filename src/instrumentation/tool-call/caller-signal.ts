@@ -1,5 +1,6 @@
 import { classifyToolError } from '../../classify/classify-error';
 import { makeClassification, type ToolErrorClassification } from '../../classify/classification';
+import { CANCEL_EVIDENCE } from '../../classify/evidence';
 import { read } from '../../classify/safe';
 
 /**
@@ -20,10 +21,10 @@ export function readAbortAgainst(
   classification: ToolErrorClassification,
   callerSignal: unknown,
 ): ToolErrorClassification {
-  if (classification.kind !== 'canceled' || classification.evidence !== 'cancel') return classification;
+  if (classification.kind !== 'canceled' || classification.evidence !== CANCEL_EVIDENCE.evidence) return classification;
   const aborted = read(callerSignal, 'aborted');
   if (typeof aborted !== 'boolean') return classification;
-  if (!aborted) return makeClassification('timeout', 'timeout', 'cancel');
+  if (!aborted) return makeClassification('timeout', 'timeout', CANCEL_EVIDENCE.evidence);
   const reason = classifyToolError(read(callerSignal, 'reason'));
   return reason.kind === 'timeout' ? reason : classification;
 }
