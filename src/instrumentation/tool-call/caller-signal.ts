@@ -21,7 +21,8 @@ export function readAbortAgainst(
   classification: ToolErrorClassification,
   callerSignal: unknown,
 ): ToolErrorClassification {
-  if (classification.kind !== 'canceled' || classification.evidence !== CANCEL_EVIDENCE.evidence) return classification;
+  if (classification.kind !== 'canceled' || classification.evidence !== CANCEL_EVIDENCE.evidence)
+    return classification;
   const aborted = read(callerSignal, 'aborted');
   if (typeof aborted !== 'boolean') return classification;
   if (!aborted) return makeClassification('timeout', 'timeout', CANCEL_EVIDENCE.evidence);
