@@ -315,7 +315,8 @@ const RUN_REPORT_DELAY_MILLIS = 1_000;
  * a second after the first loss, so that a burst is counted in one line. An exit before then says it.
  */
 function reportWhileRunning(): void {
-  if (exiting || reportScheduled) return;
+  // An export of nothing (an empty batch) that failed lost nothing: no line to say.
+  if (exiting || reportScheduled || totalLost() === 0) return;
   reportScheduled = true;
   setTimeout(() => {
     if (exiting) return;

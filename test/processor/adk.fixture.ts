@@ -20,7 +20,7 @@ import {
 } from '@google/adk';
 import { z } from 'zod';
 import { ToolErrorSpanProcessor } from '../../src';
-import { captureDiagnostics, reportAndExit } from './child-process-spans';
+import { captureDiagnostics, reportAndExit, stage } from './child-process-spans';
 
 /** Asks for every tool at once, then answers. */
 class ScriptedLlm extends BaseLlm {
@@ -51,6 +51,7 @@ class ScriptedLlm extends BaseLlm {
 }
 
 async function main(): Promise<void> {
+  stage('ADK loaded');
   const diagnostics = captureDiagnostics();
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
@@ -88,15 +89,18 @@ async function main(): Promise<void> {
     tools,
     instruction: 'Use the tools.',
   });
+  stage('agent made');
   const runner = new InMemoryRunner({ agent, appName: 'adk-fixture' });
   // Running the generator to its end runs the agent.
   for await (const event of runner.runEphemeral({
     userId: 'u',
     newMessage: { role: 'user', parts: [{ text: 'go' }] },
   })) {
+    stage(`event from ${event.author ?? 'unknown'}`);
     if (event.errorCode)
       throw new Error(`the agent run failed: ${event.errorCode} ${event.errorMessage ?? ''}`);
   }
+  stage('agent run ended');
   reportAndExit(exporter.getFinishedSpans(), diagnostics);
 }
 

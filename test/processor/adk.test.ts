@@ -1,10 +1,10 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { useFixture } from './child-process-spans';
+import { FIXTURE_SPEC_TIMEOUT_MS, useFixture } from './child-process-spans';
 
 /** Google ADK's own `execute_tool {name}` spans from a real agent run (adk.fixture.ts). */
 describe('ToolErrorSpanProcessor on Google ADK execute_tool spans', function () {
-  this.timeout(60_000);
+  this.timeout(FIXTURE_SPEC_TIMEOUT_MS);
   const fixture = useFixture('adk.fixture.ts');
 
   const span = (name: string) => {

@@ -27,6 +27,20 @@ interface FixtureOutput {
 
 const MARKER = 'FIXTURE_SPANS_JSON:';
 
+/**
+ * How long a fixture may run: far more than the few seconds each takes, so that a loaded machine
+ * does not fail it, and less than the specs' own timeout, so that a fixture that hangs fails with
+ * its output (the stages it reached) rather than with mocha's bare timeout.
+ */
+const FIXTURE_TIMEOUT_MS = 120_000;
+/** The timeout for a spec or hook that runs one fixture. */
+export const FIXTURE_SPEC_TIMEOUT_MS = FIXTURE_TIMEOUT_MS + 30_000;
+
+/** Child side: a line on stderr saying how far the fixture got, shown only if it fails. */
+export function stage(name: string): void {
+  process.stderr.write(`fixture stage: ${name} (${Math.round(performance.now())} ms)\n`);
+}
+
 /** Child side: captures `diag` warnings and errors from now on. */
 export function captureDiagnostics(): string[] {
   const captured: string[] = [];
@@ -67,7 +81,12 @@ export function runFixture(
     execFile(
       process.execPath,
       ['--import', 'tsx', resolve(__dirname, fixture), ...args],
-      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+        timeout: FIXTURE_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const line = stdout.split('\n').find((l) => l.startsWith(MARKER));
         if (error || !line) {
@@ -90,7 +109,8 @@ export function runFixture(
  */
 export function useFixture(fixture: string): FixtureOutput {
   const output: FixtureOutput = { spans: [], diagnostics: [] };
-  before(async () => {
+  before(async function () {
+    this.timeout(FIXTURE_SPEC_TIMEOUT_MS);
     Object.assign(output, await runFixture(fixture));
   });
   return output;

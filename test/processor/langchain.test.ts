@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { useFixture } from './child-process-spans';
+import { FIXTURE_SPEC_TIMEOUT_MS, useFixture } from './child-process-spans';
 
 /**
  * LangChain tool spans made by the OpenInference and OpenLLMetry instrumentations on real
@@ -8,7 +8,7 @@ import { useFixture } from './child-process-spans';
  * result, work, and throw an error carrying secrets, in that order.
  */
 describe('ToolErrorSpanProcessor on LangChain tool spans (OpenInference, OpenLLMetry)', function () {
-  this.timeout(60_000);
+  this.timeout(FIXTURE_SPEC_TIMEOUT_MS);
   const fixture = useFixture('langchain.fixture.ts');
 
   const openInference = (tool: string) =>

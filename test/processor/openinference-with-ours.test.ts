@@ -1,13 +1,13 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
-import { useFixture } from './child-process-spans';
+import { FIXTURE_SPEC_TIMEOUT_MS, useFixture } from './child-process-spans';
 
 /**
  * OpenInference's LangChain instrumentation and ours together (openinference-with-ours.fixture.ts):
  * one tool span per call, OpenInference's, enriched; no second `execute_tool` span.
  */
 describe('OpenInference LangChain instrumentation with ToolInstrumentation: one tool span per call', function () {
-  this.timeout(60_000);
+  this.timeout(FIXTURE_SPEC_TIMEOUT_MS);
   const fixture = useFixture('openinference-with-ours.fixture.ts');
 
   it('one span per tool call, no execute_tool span of ours beside it', () => {

@@ -1,7 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { expect } from 'chai';
 import { mark, markOf } from '../helpers/tool-failures';
-import { runFixture, type SpanRecord } from './child-process-spans';
+import { FIXTURE_SPEC_TIMEOUT_MS, runFixture, type SpanRecord } from './child-process-spans';
 
 function toolSpan(spans: SpanRecord[], tool: string): SpanRecord {
   const found = spans.find((s) => s.name === `tool.execution:${tool}`);
@@ -35,7 +35,7 @@ function expectMarkedVoltAgentSpans(spans: SpanRecord[]): void {
 
 /** VoltAgent's own `tool.execution:{name}` spans from a real agent run (voltagent.fixture.ts). */
 describe('ToolErrorSpanProcessor on VoltAgent tool.execution spans', function () {
-  this.timeout(60_000);
+  this.timeout(FIXTURE_SPEC_TIMEOUT_MS);
 
   it('marks them in onEnding when VoltAgent passes the processor through', async () => {
     const { spans, diagnostics } = await runFixture('voltagent.fixture.ts', ['unfiltered']);
