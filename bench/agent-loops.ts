@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Context, Span } from '@opentelemetry/api';
+import { SpanStatusCode, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import { startFlakyServer, type FlakyServer } from '../test/helpers/flaky-server';
@@ -28,6 +28,11 @@ const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, Too
  *   previous one is that piece's cost: the wrapper alone (ToolInstrumentation, its spans going
  *   straight to the batch processor), + ToolErrorSpanProcessor, + RedactingSpanProcessor, and
  *   + ToolMetricsSpanProcessor with a global MeterProvider, which is the register's whole chain.
+ * - for the AI SDK with its telemetry off, the floors (`Floor`): a hand-written span per call, and
+ *   that plus a duration histogram, which any instrumentation making the package's span and metric
+ *   pays; the distance from them to the register's row is what the package adds beyond its promises.
+ * The AI SDK 6 loop runs twice: with the SDK's own telemetry off (ours makes the tool spans) and on
+ * (ours enriches the SDK's `ai.toolCall` spans).
  * One tracer provider serves every variant; the variant picks its processor chain (`Chain`), so
  * the switch costs them all alike. The exporter drops the batches: no network on either side.
  * Where users would pick another instrumentation instead (OpenInference for LangGraph, OpenLLMetry
@@ -67,6 +72,51 @@ type Turn = () => Promise<unknown>;
 interface Loop {
   turn: Turn;
   close?: () => Promise<void>;
+  /** Where the loop can run its tool through the hand-written floor (`floorExecute`) instead. */
+  floor?: (kind: Floor | undefined) => void;
+}
+
+/**
+ * What any instrumentation that keeps two of the package's promises must do per tool call, by
+ * hand and nothing else: `span`, a span per call with the tool running in its context (so that
+ * its HTTP calls nest under it) and the error and status on it when it throws; `span+metric`,
+ * that and the duration recorded in a histogram with the call's tool name and error type, as
+ * `gen_ai.execute_tool.duration` is. The rows against them say what the package adds beyond them.
+ */
+type Floor = 'span' | 'span+metric';
+
+function floorExecute(
+  tracer: Tracer,
+  name: string,
+  execute: (...args: Any[]) => Promise<unknown>,
+  kind: Floor,
+): (...args: Any[]) => Promise<unknown> {
+  const histogram = kind === 'span+metric' ? floorHistogram() : undefined;
+  const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name };
+  return (...args) =>
+    tracer.startActiveSpan(`execute_tool ${name}`, { attributes }, async (span) => {
+      const start = performance.now();
+      let errorType: string | undefined;
+      try {
+        return await execute(...args);
+      } catch (err) {
+        errorType = (err as Error).name;
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+        throw err;
+      } finally {
+        span.end();
+        histogram?.record((performance.now() - start) / 1000, {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': name,
+          ...(errorType === undefined ? {} : { 'error.type': errorType }),
+        });
+      }
+    });
+}
+
+function floorHistogram() {
+  return registerMeterProvider().getMeter('floor').createHistogram('floor.execute_tool.duration');
 }
 
 type Provider = ReturnType<typeof batchProvider>['provider'];
@@ -106,8 +156,9 @@ function aiSdkModel(MockLanguageModelV3: Any) {
   });
 }
 
-function aiSdk(name: 'ai' | 'ai-v7') {
-  return async (errors: Record<'503' | '429', Error>): Promise<Loop> => {
+/** `telemetry`: the AI SDK's own spans on (`experimental_telemetry`), which ours then enriches. */
+function aiSdk(name: 'ai' | 'ai-v7', telemetry = false) {
+  return async (errors: Record<'503' | '429', Error>, provider: Provider): Promise<Loop> => {
     const ai = load(name);
     const { MockLanguageModelV3 } = load(`${name}/test`);
     const tools = {
@@ -118,9 +169,26 @@ function aiSdk(name: 'ai' | 'ai-v7') {
       }),
     };
     const stopWhen = name === 'ai' ? ai.stepCountIs(2) : ai.isStepCount(2);
+    const experimental_telemetry = { isEnabled: telemetry, tracer: provider.getTracer('ai') };
+    const execute = tools.lookup.execute;
+    const tracer = provider.getTracer('floor');
+    const floors = {
+      span: floorExecute(tracer, 'lookup', execute, 'span'),
+      'span+metric': floorExecute(tracer, 'lookup', execute, 'span+metric'),
+    };
     return {
       turn: () =>
-        ai.generateText({ model: aiSdkModel(MockLanguageModelV3), prompt: 'look up', tools, stopWhen }),
+        ai.generateText({
+          model: aiSdkModel(MockLanguageModelV3),
+          prompt: 'look up',
+          tools,
+          stopWhen,
+          experimental_telemetry,
+        }),
+      // With the AI SDK's telemetry on, its own span is the one to enrich: no floor of ours to add.
+      floor: telemetry
+        ? undefined
+        : (kind) => (tools.lookup.execute = kind === undefined ? execute : floors[kind]),
     };
   };
 }
@@ -291,9 +359,13 @@ async function mcp(errors: Record<'503' | '429', Error>): Promise<Loop> {
  */
 export const FRAMEWORKS: Record<
   string,
-  { label: string; loop: (errors: Any) => Promise<Loop>; peer?: Peer }
+  { label: string; loop: (errors: Any, provider: Provider) => Promise<Loop>; peer?: Peer }
 > = {
   'ai-sdk-v6': { label: 'AI SDK 6 generateText', loop: aiSdk('ai') },
+  'ai-sdk-v6-telemetry': {
+    label: "AI SDK 6 generateText, the AI SDK's telemetry on",
+    loop: aiSdk('ai', true),
+  },
   'ai-sdk-v7': { label: 'AI SDK 7 generateText', loop: aiSdk('ai-v7') },
   langgraph: { label: 'LangGraph createReactAgent', loop: langgraph, peer: openInferenceLangChain },
   'openai-agents': { label: 'OpenAI Agents Runner', loop: openaiAgents },
@@ -353,6 +425,10 @@ async function compareLoop(
 }
 
 const WITHOUT = 'without otel-tool-errors (OpenTelemetry SDK, BatchSpanProcessor)';
+const FLOORS: [Floor, string][] = [
+  ['span', 'floor: a hand-written span per call, the tool in its context'],
+  ['span+metric', 'floor: the same + a duration histogram record per call'],
+];
 const REGISTER = 'with otel-tool-errors as the register sets it up (+ ToolMetricsSpanProcessor)';
 
 /**
@@ -401,7 +477,7 @@ export async function run(only?: string): Promise<Row[]> {
     for (const name of names) {
       const framework = FRAMEWORKS[name]!;
       // Loaded after the instrumentation exists, so that its module hooks patch the framework.
-      const loop = await framework.loop(errors);
+      const loop = await framework.loop(errors, provider);
       const sample = async () => {
         for (let i = 0; i < TURNS; i++) consume(await loop.turn());
       };
@@ -409,16 +485,31 @@ export async function run(only?: string): Promise<Row[]> {
         name: variant,
         fn: sample,
         setUp: () => {
+          loop.floor?.(undefined);
           chain.processors = processors;
           if (instrumented) instrumentation.enable();
           else instrumentation.disable();
         },
       }));
+      if (loop.floor) {
+        for (const [kind, label] of FLOORS) {
+          variants.splice(1 + FLOORS.findIndex(([k]) => k === kind), 0, {
+            name: label,
+            fn: sample,
+            setUp: () => {
+              chain.processors = [];
+              instrumentation.disable();
+              loop.floor!(kind);
+            },
+          });
+        }
+      }
       const caseName = `9 agent loop: ${framework.label}, 10 tool calls (2 failing: 503, 429) (per tool call)`;
       rows.push(...(await compareLoop(caseName, variants, sample, provider, exported)));
       // The peer runs after ours, in rounds of its own against the same baseline, with ours off:
-      // once OpenInference was installed, ours made no tool spans in the LangGraph loop even with
-      // OpenInference switched off (the cause was not looked into), so the two cannot interleave.
+      // once OpenInference is installed, our LangChain adapter leaves tool calls to its TOOL span
+      // (one span per call; the flag it reads stays set when the patch is switched off), so the
+      // two cannot interleave.
       if (framework.peer) {
         const peer = framework.peer.install(provider);
         const peerVariants = [

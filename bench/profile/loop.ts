@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   instrumentation.setTracerProvider(provider);
   if (variant === 'without') instrumentation.disable();
   const server = await startFlakyServer();
-  const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server));
+  const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server), provider);
   const warmUntil = Date.now() + WARMUP * 1000;
   while (Date.now() < warmUntil) consume(await loop.turn());
   const session = new Session();
