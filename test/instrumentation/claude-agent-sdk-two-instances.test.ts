@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import {
+  claudeCliEnv,
   startFakeAnthropicApi,
   type FakeAnthropicApi,
   type MessagesRequest,
@@ -116,13 +117,7 @@ describe('two ToolInstrumentation instances on the Claude Agent SDK (real SDK an
       {
         FLAKY_URL: flaky.url,
         AGENT_CWD: home,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        HOME: home,
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...claudeCliEnv(api, home),
       },
       { killAfterMs: 180_000 },
     );
