@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { listenOnLoopback } from './loopback';
 
 /**
@@ -58,6 +59,22 @@ export async function startFakeAnthropicApi(
   });
   const loopback = await listenOnLoopback(server);
   return { url: loopback.url, agentTurns: () => agentTurns, close: loopback.close };
+}
+
+/**
+ * The variables that point the Claude Code CLI at `api`, with `home` as its home and config
+ * folder and its own telemetry and update checks off.
+ */
+export function claudeCliEnv(api: FakeAnthropicApi, home: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
 }
 
 let messageCount = 0;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import {
+  claudeCliEnv,
   startFakeAnthropicApi,
   type FakeAnthropicApi,
   type MessagesRequest,
@@ -176,13 +177,7 @@ function describeClaudeAgentSdk({ version, folder }: SdkCopy): void {
         ...copyEnv,
         FLAKY_URL: flaky.url,
         AGENT_CWD: home,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        HOME: home,
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...claudeCliEnv(api, home),
       };
       plain = await runNode(nodeArgs, FIXTURE, env);
       registered = await runNode(['--import', bundles.esm, ...nodeArgs], FIXTURE, {

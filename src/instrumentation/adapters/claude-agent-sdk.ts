@@ -1,4 +1,4 @@
-import { context } from '@opentelemetry/api';
+import { context, createContextKey } from '@opentelemetry/api';
 import { types } from 'node:util';
 import { isObjectLike, readOwnData } from '../../classify/safe';
 import { withNameAndLength } from '../name-and-length';
@@ -30,10 +30,14 @@ interface ToolDefinitionLike {
 export const claudeAgentSdkAdapter: FrameworkAdapter = {
   name: 'claude-agent-sdk',
   setup(ctx) {
+    // This instance's state: another instance's `disable()` or tracer provider must not change
+    // what this one sees.
     const thrown = new ThrownErrors();
+    /** The tool calls of each query this instance watches, by the query's message queue. */
+    const queries = new WeakMap<object, ToolUseSpans>();
     const patch = ctx.wrapExports({
       functions: {
-        query: (original) => wrapQuery(ctx, original, thrown),
+        query: (original) => wrapQuery(ctx, original, queries, thrown),
         createSdkMcpServer: (original) => wrapCreateSdkMcpServer(ctx, original, thrown),
       },
     });
@@ -41,16 +45,41 @@ export const claudeAgentSdkAdapter: FrameworkAdapter = {
   },
 };
 
-/** The tool calls of each query, by the query's message queue. */
-const queries = new WeakMap<object, ToolUseSpans>();
-/** Message queue classes whose `next` and `return` are patched. */
-const patchedClasses = new WeakSet<object>();
+type Queries = WeakMap<object, ToolUseSpans>;
 
-function wrapQuery(ctx: AdapterContext, original: AnyFunction, thrown: ThrownErrors): AnyFunction {
+/**
+ * In the context while an instance's `query()` wrapper calls the wrappers of other instances under
+ * it (another copy of this package too: context keys are shared). A call gets one span, as a
+ * LangChain tool's does: the outer wrapper watches the query and the inner ones leave it to it.
+ * `running` is cleared once `query()` returns, so that a `query()` made later in that context (by
+ * an in-process tool, say) is a query of its own.
+ */
+const OUTER_QUERY_KEY = createContextKey('otel-tool-errors.claudeAgentSdk.outerQuery');
+
+interface OuterQuery {
+  running: boolean;
+}
+
+function wrapQuery(
+  ctx: AdapterContext,
+  original: AnyFunction,
+  queries: Queries,
+  thrown: ThrownErrors,
+): AnyFunction {
   return function query(this: unknown, ...args: unknown[]) {
-    const result = original.apply(this, args);
+    const outer = context.active().getValue(OUTER_QUERY_KEY) as OuterQuery | undefined;
+    if (outer?.running === true) return original.apply(this, args);
+    const call: OuterQuery = { running: true };
+    let result: unknown;
     try {
-      watchQuery(ctx, result, thrown);
+      result = context.with(context.active().setValue(OUTER_QUERY_KEY, call), () =>
+        original.apply(this, args),
+      );
+    } finally {
+      call.running = false;
+    }
+    try {
+      watchQuery(ctx, result, queries, thrown);
     } catch {
       // A query shape we do not know: it runs untraced.
     }
@@ -61,26 +90,25 @@ function wrapQuery(ctx: AdapterContext, original: AnyFunction, thrown: ThrownErr
 /**
  * The query's messages come from its `inputStream`, a queue the SDK fills from the CLI and that
  * the generator the app iterates reads with `next`; reading there leaves everything the app holds
- * (query, iterator, messages) the SDK's own. The queue's class is patched on the first query (it
- * is read only once the app iterates): `next` sees each message before the app does, and the end
- * of the stream or its error; `return` that the app stopped reading (`break`, `return()`).
- * Messages still queued when the CLI exits are read by the app, and their results counted, first.
+ * (query, iterator, messages) the SDK's own. Each instance puts its wrappers on the queue's class
+ * on its first query (`ctx.wrap` keeps one per instance; the queue is read only once the app
+ * iterates): `next` sees each message before the app does, and the end of the stream or its
+ * error; `return` that the app stopped reading (`break`, `return()`). Each reads only the queues
+ * of its own queries. Messages still queued when the CLI exits are read by the app, and their
+ * results counted, first.
  */
-function watchQuery(ctx: AdapterContext, query: unknown, thrown: ThrownErrors): void {
+function watchQuery(ctx: AdapterContext, query: unknown, queries: Queries, thrown: ThrownErrors): void {
   const queue = readOwnData(query, 'inputStream');
   if (!isObjectLike(queue)) return;
   const queueClass = Object.getPrototypeOf(queue) as { next?: unknown; return?: unknown } | null;
   if (typeof queueClass?.next !== 'function' || typeof queueClass.return !== 'function') return;
-  if (!patchedClasses.has(queueClass)) {
-    patchedClasses.add(queueClass);
-    ctx.wrap(queueClass as { next: AnyFunction }, 'next', watchNext);
-    ctx.wrap(queueClass as { return: AnyFunction }, 'return', watchReturn);
-  }
+  ctx.wrap(queueClass as { next: AnyFunction }, 'next', (original) => watchNext(original, queries));
+  ctx.wrap(queueClass as { return: AnyFunction }, 'return', (original) => watchReturn(original, queries));
   queries.set(queue, new ToolUseSpans(ctx, context.active(), (id) => thrown.take(id)));
 }
 
 /** The queue's `next`: each message is read before the SDK's generator yields it to the app. */
-function watchNext(original: AnyFunction): AnyFunction {
+function watchNext(original: AnyFunction, queries: Queries): AnyFunction {
   return function next(this: unknown, ...args: unknown[]) {
     const result = original.apply(this, args);
     const calls = isObjectLike(this) ? queries.get(this) : undefined;
@@ -101,7 +129,7 @@ function watchNext(original: AnyFunction): AnyFunction {
 }
 
 /** The queue's `return`: the app stopped reading; calls still waiting for a result were cut short. */
-function watchReturn(original: AnyFunction): AnyFunction {
+function watchReturn(original: AnyFunction, queries: Queries): AnyFunction {
   return function (this: unknown, ...args: unknown[]) {
     if (isObjectLike(this)) queries.get(this)?.end();
     return original.apply(this, args);
