@@ -169,7 +169,10 @@ function aiSdk(name: 'ai' | 'ai-v7', telemetry = false) {
       }),
     };
     const stopWhen = name === 'ai' ? ai.stepCountIs(2) : ai.isStepCount(2);
-    const experimental_telemetry = { isEnabled: telemetry, tracer: provider.getTracer('ai') };
+    // Only when on: AI SDK 7 hands a call that says `isEnabled: false` to no integration, ours included.
+    const experimental_telemetry = telemetry
+      ? { isEnabled: true, tracer: provider.getTracer('ai') }
+      : undefined;
     const execute = tools.lookup.execute;
     const tracer = provider.getTracer('floor');
     const floors = {
@@ -413,7 +416,12 @@ async function compareLoop(
     const before = exported.spans;
     await sample();
     await provider.forceFlush();
-    spans.push(`${(exported.spans - before) / TURNS} spans/turn`);
+    const perTurn = (exported.spans - before) / TURNS;
+    // A variant that should trace and made no span measures nothing of ours: a broken set-up.
+    if (perTurn === 0 && variant.name !== WITHOUT) {
+      throw new Error(`${caseName}: "${variant.name}" exported no span; its figures would mean nothing`);
+    }
+    spans.push(`${perTurn} spans/turn`);
   }
   // A turn takes milliseconds: longer rounds for enough samples per round.
   const rows = await compare(

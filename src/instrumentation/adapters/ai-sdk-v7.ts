@@ -17,7 +17,8 @@ import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
  *   and those waiting for approval (`paused`); `onStart` those whose approval the prompt refuses
  *   (`denied`, see ai-sdk-approvals.ts).
  *
- * Limit: a call with its own `telemetry.integrations` replaces the global ones, this one included.
+ * Limits: a call with its own `telemetry.integrations` replaces the global ones, this one included;
+ * a call with `telemetry.isEnabled: false` runs no integration at all.
  */
 const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
 const SUPPORTED = ['>=7.0.0 <8'];
