@@ -62,11 +62,14 @@ export interface BenchSettings {
   clock: 'wall' | 'cpu';
 }
 
-/** `BENCH_QUICK=1` for a fast, rough pass while developing; the documented numbers use the default. */
+/**
+ * `BENCH_QUICK=1` for a fast, rough pass while developing; the documented numbers use the default.
+ * `BENCH_ROUNDS=n` takes more rounds, for differences of a few percent on a busy machine.
+ */
 export const settings: BenchSettings = {
   ...(process.env.BENCH_QUICK
     ? { rounds: 3, timeMs: 60, warmupMs: 30 }
-    : { rounds: 7, timeMs: 150, warmupMs: 100 }),
+    : { rounds: Number(process.env.BENCH_ROUNDS ?? 7), timeMs: 150, warmupMs: 100 }),
   clock: process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'cpu',
 };
 

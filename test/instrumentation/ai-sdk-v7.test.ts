@@ -143,6 +143,73 @@ describe('AI SDK v7 adapter (generateText with MockLanguageModelV3, with and wit
           expect(errorOf(toolSpan('adk_contract', agent))).to.include({ type: '503', kind: 'transient' });
         });
 
+        it('holds no ended call until the event loop turns (a loop of scripted turns never yields)', async () => {
+          // Each call once left a setImmediate holding its span until the loop yielded; a scripted
+          // model's turns are microtasks only, so 10,000 calls held ~60 MB.
+          const instant = {
+            instant: ai.tool({ inputSchema: z.object({}), execute: async () => ({ ok: true }) }),
+          };
+          const immediates = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+          const before = immediates();
+          for (let turn = 0; turn < 20; turn++) {
+            await ai.generateText({
+              model: modelCalling('instant', {}),
+              prompt: 'go',
+              tools: instant,
+              stopWhen: ai.isStepCount(3),
+            });
+          }
+          const queued = immediates() - before;
+          expect(bed.tracing.exporter.getFinishedSpans().map((span) => span.name)).to.deep.equal(
+            Array.from({ length: 20 }, () => 'execute_tool instant'),
+          );
+          expect(queued, 'immediates queued by 20 turns').to.be.at.most(1);
+        });
+
+        it('ends the span from how execute ended when the telemetry hides outputs (recordOutputs: false)', async () => {
+          const run = (toolName: string, input: unknown) =>
+            underAgentSpan(bed.tracing.tracer, () =>
+              ai.generateText({
+                model: modelCalling(toolName, input),
+                prompt: 'go',
+                tools,
+                stopWhen: ai.isStepCount(3),
+                telemetry: { recordOutputs: false },
+              }),
+            );
+          const failed = await run('fetch_path', { path: '/503' });
+          expect(errorOf(toolSpan('fetch_path', failed.agent))).to.include({
+            type: '503',
+            kind: 'transient',
+          });
+          bed.tracing.reset();
+          const succeeded = await run('fetch_path', { path: '/ok' });
+          expect(toolSpan('fetch_path', succeeded.agent).status.code).to.equal(SpanStatusCode.UNSET);
+        });
+
+        it('ends the span of a call whose end event never comes, from how execute ended', async () => {
+          // A release, or a code path, that runs executeTool and sends no onToolExecutionEnd: the
+          // integration's own calls, as the SDK makes them.
+          const ours = integrations()[0] as AnyRecord;
+          const upstream = new Error('HTTP 503 from upstream');
+          const run = ours.executeTool({
+            callId: 'no-end',
+            toolCallId: 'call-1',
+            toolCall: { toolName: 'silent', toolCallId: 'call-1', input: {} },
+            execute: () => Promise.reject(upstream),
+          }) as Promise<unknown>;
+          expect(
+            await run.then(
+              () => undefined,
+              (err: unknown) => err,
+            ),
+          ).to.equal(upstream);
+          await new Promise((resolve) => setImmediate(resolve));
+          const [span] = bed.tracing.exporter.getFinishedSpans();
+          expect(span?.name).to.equal('execute_tool silent');
+          expect(errorOf(span!)).to.include({ type: '503', kind: 'transient' });
+        });
+
         it('records an unknown tool and a Zod input error, neither executed', async () => {
           const unknown = await generate('nope', {});
           expect(errorOf(toolSpan('nope', unknown.agent))).to.deep.equal(

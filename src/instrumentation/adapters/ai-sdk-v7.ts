@@ -50,17 +50,18 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v7',
   ownToolSpans: "`@ai-sdk/otel`'s `execute_tool` spans",
   setup(ctx) {
-    const pending = new Map<string, ToolCallReport>();
+    const pending = new PendingCalls();
     const integration = {
       executeTool: (event: ToolCallEvent) => executeTool(ctx, pending, event),
       onToolExecutionEnd(event: ToolEndEvent) {
-        const key = keyOf(event.callId, event.toolCall?.toolCallId);
-        const outcome = pending.get(key);
+        const call = pending.take(keyOf(event.callId, event.toolCall?.toolCallId));
+        if (!call) return;
         const output = event.toolOutput;
-        if (!outcome || !output) return;
-        pending.delete(key);
-        if (output.type === 'tool-error') outcome.reject(output.error);
-        else if (output.type === 'tool-result') outcome.resolve(output.output);
+        // The error as `execute` rejected with it: telemetry that hides outputs (`recordOutputs:
+        // false`) sends the event's copy as undefined. A result comes only with the event.
+        if (call.ran?.failed) call.report.reject(call.ran.value);
+        else if (output?.type === 'tool-error') call.report.reject(output.error);
+        else call.report.resolve(output?.type === 'tool-result' ? output.output : undefined);
       },
       onStart: (event: { messages?: unknown }) => traceDeniedApprovals(ctx, event?.messages),
       onStepEnd(event: unknown) {
@@ -88,7 +89,54 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
   },
 };
 
-function executeTool(ctx: AdapterContext, pending: Map<string, ToolCallReport>, event: ToolCallEvent) {
+/** A call waiting for the `onToolExecutionEnd` that brings its output. */
+interface PendingCall {
+  report: ToolCallReport;
+  /** How the SDK's `execute` settled, once it has. */
+  ran?: { failed: boolean; value: unknown };
+}
+
+/**
+ * The calls awaiting their `onToolExecutionEnd`, by call. A call whose event never comes (a
+ * release or a code path that sends none) is settled from how `execute` ended, by one sweep after
+ * the tick: the sweep holds the map, never a call, so a loop that does not yield to the event loop
+ * (a scripted model's turns) keeps no ended call alive.
+ */
+class PendingCalls {
+  private readonly calls = new Map<string, PendingCall>();
+  private sweepScheduled = false;
+
+  add(key: string, call: PendingCall): void {
+    this.calls.set(key, call);
+  }
+
+  take(key: string): PendingCall | undefined {
+    const call = this.calls.get(key);
+    this.calls.delete(key);
+    return call;
+  }
+
+  /** `execute` settled: if its event does not come within the tick, the sweep settles the call. */
+  ran(): void {
+    if (this.sweepScheduled) return;
+    this.sweepScheduled = true;
+    setImmediate(() => {
+      this.sweepScheduled = false;
+      for (const [key, call] of this.calls) {
+        if (call.ran === undefined) continue;
+        this.calls.delete(key);
+        settleFromRun(call);
+      }
+    });
+  }
+}
+
+function settleFromRun(call: PendingCall): void {
+  if (call.ran?.failed) call.report.reject(call.ran.value);
+  else call.report.resolve(undefined);
+}
+
+function executeTool(ctx: AdapterContext, pending: PendingCalls, event: ToolCallEvent) {
   const { toolCall, execute } = event;
   if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return execute();
   const key = keyOf(event.callId, event.toolCallId);
@@ -99,13 +147,14 @@ function executeTool(ctx: AdapterContext, pending: Map<string, ToolCallReport>, 
       type: toolCall.providerExecuted ? 'extension' : 'function',
       args: toolCall.input,
     },
-    (outcome) => {
-      pending.set(key, outcome);
+    (report) => {
+      const call: PendingCall = { report };
+      pending.add(key, call);
       const run = execute();
-      // Fallback when onToolExecutionEnd brings no output (telemetry that hides outputs).
+      // Reacting first, before the SDK's own `await`: known by the time its event comes.
       run.then(
-        () => setImmediate(() => settleLate(pending, key, outcome, undefined, false)),
-        (err: unknown) => setImmediate(() => settleLate(pending, key, outcome, err, true)),
+        () => ((call.ran = { failed: false, value: undefined }), pending.ran()),
+        (err: unknown) => ((call.ran = { failed: true, value: err }), pending.ran()),
       );
       return run;
     },
@@ -113,19 +162,6 @@ function executeTool(ctx: AdapterContext, pending: Map<string, ToolCallReport>, 
     // `@ai-sdk/otel` ends its span; `execute` itself resolves to nothing.
     { outcome: 'reported' },
   );
-}
-
-function settleLate(
-  pending: Map<string, ToolCallReport>,
-  key: string,
-  outcome: ToolCallReport,
-  value: unknown,
-  failed: boolean,
-): void {
-  if (pending.get(key) !== outcome) return;
-  pending.delete(key);
-  if (failed) outcome.reject(value);
-  else outcome.resolve(value);
 }
 
 function keyOf(callId: unknown, toolCallId: unknown): string {
