@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { BaseToolWithCall } from '@llamaindex/core/llms';
+import type { BaseToolWithCall, ToolCall } from '@llamaindex/core/llms';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { ToolInstrumentation } from '../../src';
@@ -50,7 +50,7 @@ describe('LlamaIndex adapter: two ToolInstrumentation instances with their own p
   });
 
   /** The tool spans of one agent run calling `tool` with `input`, per provider. */
-  async function run(tool: BaseToolWithCall, input: Record<string, unknown>) {
+  async function run(tool: BaseToolWithCall, input: ToolCall['input']) {
     first.reset();
     second.reset();
     const { llm } = scriptedLlm(llama, [{ id: 'call_1', name: 'fetch_path', input }]);
@@ -63,7 +63,7 @@ describe('LlamaIndex adapter: two ToolInstrumentation instances with their own p
   const SUCCEEDED = { type: undefined, kind: undefined, executed: undefined, status: SpanStatusCode.UNSET };
 
   async function expectCalls(tool: BaseToolWithCall, owner: 'first' | 'second' | 'either') {
-    const cases: Array<[Record<string, unknown>, ReturnType<typeof errorOf>, number]> = [
+    const cases: Array<[ToolCall['input'], ReturnType<typeof errorOf>, number]> = [
       [{ path: '/ok' }, SUCCEEDED, 0],
       [{ path: '/503' }, executedFailure('503', 'transient'), 1],
       [{ path: 42 }, unexecutedFailure('ZodError', 'invalid_input'), 1],
