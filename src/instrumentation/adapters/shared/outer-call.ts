@@ -12,11 +12,13 @@ interface OuterCall {
  * it, so a call is traced once, by one instance. `name` names the function. `running` is cleared
  * once the wrapped function returns, so a call made later in that context (by a tool, say) is a
  * call of its own. A disabled instance's wrapper calls straight through, leaving the call to the
- * next one.
+ * next one: `ctx.wrap` sees to that; a wrapper put on otherwise (a handler wrapped as it is
+ * registered, which outlives a `disable()`) passes its instance's `isEnabled`.
  */
 export function outermost(
   name: string,
   wrap: (original: AnyFunction) => AnyFunction,
+  isEnabled: () => boolean = () => true,
 ): (original: AnyFunction) => AnyFunction {
   const key = createContextKey(`otel-tool-errors.outerCall.${name}`);
   return (original) => {
@@ -31,7 +33,7 @@ export function outermost(
     const wrapped = wrap(marked);
     return function (this: unknown, ...args: unknown[]) {
       const outer = context.active().getValue(key) as OuterCall | undefined;
-      return Reflect.apply(outer?.running === true ? original : wrapped, this, args);
+      return Reflect.apply(outer?.running === true || !isEnabled() ? original : wrapped, this, args);
     };
   };
 }
