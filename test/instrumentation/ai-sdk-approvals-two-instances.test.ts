@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { TestTracing } from '../helpers/tracing';
+import { useTwoInstances } from '../helpers/two-instances';
 
 // Loaded after both instances are enabled, so require-in-the-middle patches `ai` 6 for each.
 const load = createRequire(__filename);
@@ -44,36 +44,22 @@ const EXPECTED = [
 for (const sdk of SDKS)
   describe(`AI SDK ${sdk.version} approvals and rejected calls: two ToolInstrumentation instances with their own providers`, function () {
     this.timeout(120_000);
-    let first: TestTracing;
-    let second: TestTracing;
-    let a: ToolInstrumentation;
-    let b: ToolInstrumentation;
+    const two = useTwoInstances();
     let server: FlakyServer;
     let ai: { generateText(options: unknown): Promise<unknown>; tool(options: unknown): unknown };
     let MockLanguageModelV3: unknown;
     const flakyUrl = process.env.FLAKY_URL;
 
     before(async () => {
-      first = createTestTracing();
-      second = createTestTracing();
       server = await startFlakyServer();
       process.env.FLAKY_URL = server.url;
-      [a, b] = [first, second].map((tracing) => {
-        const instrumentation = new ToolInstrumentation();
-        instrumentation.setTracerProvider(tracing.provider);
-        return instrumentation;
-      }) as [ToolInstrumentation, ToolInstrumentation];
       ai = load(sdk.ai);
       ({ MockLanguageModelV3 } = load(`${sdk.ai}/test`) as { MockLanguageModelV3: unknown });
     });
     after(async () => {
-      a.disable();
-      b.disable();
       if (flakyUrl === undefined) delete process.env.FLAKY_URL;
       else process.env.FLAKY_URL = flakyUrl;
       await server.close();
-      await first.shutdown();
-      await second.shutdown();
     });
 
     const describeSpan = (span: ReadableSpan) =>
@@ -83,8 +69,8 @@ for (const sdk of SDKS)
 
     /** The approvals app, then a refund whose input fails the schema: the tool spans, per provider. */
     async function run(): Promise<[string[], string[]]> {
-      first.reset();
-      second.reset();
+      two.first.reset();
+      two.second.reset();
       await runAiSdkApprovals({ ai, MockLanguageModelV3, z });
       await ai.generateText({
         model: modelCallingEach(MockLanguageModelV3, [
@@ -101,7 +87,7 @@ for (const sdk of SDKS)
           .filter((span) => span.name.startsWith('execute_tool '))
           .map(describeSpan)
           .sort();
-      return [spans(first), spans(second)];
+      return [spans(two.first), spans(two.second)];
     }
 
     it('both enabled: one span per call in all', async () => {
@@ -110,21 +96,15 @@ for (const sdk of SDKS)
     });
 
     it('the first disabled: the second makes every span', async () => {
-      a.disable();
-      try {
+      await two.whileDisabled(two.a, async () => {
         expect(await run()).to.deep.equal([[], EXPECTED]);
-      } finally {
-        a.enable();
-      }
+      });
     });
 
     it('the second disabled: the first makes every span', async () => {
-      b.disable();
-      try {
+      await two.whileDisabled(two.b, async () => {
         expect(await run()).to.deep.equal([EXPECTED, []]);
-      } finally {
-        b.enable();
-      }
+      });
     });
 
     it('both enabled again: one span per call in all', async () => {

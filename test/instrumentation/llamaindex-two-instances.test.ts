@@ -3,11 +3,11 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import type { BaseToolWithCall, ToolCall } from '@llamaindex/core/llms';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
-import { ToolInstrumentation } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { fetchPathTool, loadLlamaIndex, scriptedLlm, type LlamaIndex } from '../helpers/llamaindex';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { TestTracing } from '../helpers/tracing';
+import { useTwoInstances } from '../helpers/two-instances';
 
 // Loaded after both instances are enabled, so require-in-the-middle patches it for each.
 const load = createRequire(__filename);
@@ -21,43 +21,29 @@ const load = createRequire(__filename);
  */
 describe('LlamaIndex adapter: two ToolInstrumentation instances with their own providers', function () {
   this.timeout(180_000);
-  let first: TestTracing;
-  let second: TestTracing;
-  let a: ToolInstrumentation;
-  let b: ToolInstrumentation;
+  const two = useTwoInstances();
   let server: FlakyServer;
   let llama: LlamaIndex;
   let fetchPath: BaseToolWithCall;
 
   before(async () => {
-    first = createTestTracing();
-    second = createTestTracing();
     server = await startFlakyServer();
-    [a, b] = [first, second].map((tracing) => {
-      const instrumentation = new ToolInstrumentation();
-      instrumentation.setTracerProvider(tracing.provider);
-      return instrumentation;
-    }) as [ToolInstrumentation, ToolInstrumentation];
     llama = loadLlamaIndex(load);
     fetchPath = fetchPathTool(llama, () => server.url);
   });
   after(async () => {
-    a.disable();
-    b.disable();
     await server.close();
-    await first.shutdown();
-    await second.shutdown();
   });
 
   /** The tool spans of one agent run calling `tool` with `input`, per provider. */
   async function run(tool: BaseToolWithCall, input: ToolCall['input']) {
-    first.reset();
-    second.reset();
+    two.first.reset();
+    two.second.reset();
     const { llm } = scriptedLlm(llama, [{ id: 'call_1', name: 'fetch_path', input }]);
     await llama.workflow.agent({ llm, tools: [tool] }).run('go');
     const spans = (tracing: TestTracing) =>
       tracing.spans().filter((s) => s.name === 'execute_tool fetch_path');
-    return [spans(first), spans(second)] as const;
+    return [spans(two.first), spans(two.second)] as const;
   }
 
   const SUCCEEDED = { type: undefined, kind: undefined, executed: undefined, status: SpanStatusCode.UNSET };
@@ -87,36 +73,30 @@ describe('LlamaIndex adapter: two ToolInstrumentation instances with their own p
   });
 
   it('the first disabled: the second makes each span, for tools the first made noting', async () => {
-    a.disable();
-    try {
+    await two.whileDisabled(two.a, async () => {
       await expectCalls(fetchPath, 'second');
       await expectCalls(
         fetchPathTool(llama, () => server.url),
         'second',
       );
-    } finally {
-      a.enable();
-    }
+    });
   });
 
   it('the second disabled: the first makes each span', async () => {
-    b.disable();
-    try {
+    await two.whileDisabled(two.b, async () => {
       await expectCalls(fetchPath, 'first');
       await expectCalls(
         fetchPathTool(llama, () => server.url),
         'first',
       );
-    } finally {
-      b.enable();
-    }
+    });
   });
 
   it('both enabled again: one span per call, for a tool first called while one was disabled too', async () => {
-    a.disable();
+    two.a.disable();
     const calledWhileFirstDisabled = fetchPathTool(llama, () => server.url);
     await run(calledWhileFirstDisabled, { path: '/ok' });
-    a.enable();
+    two.a.enable();
     await expectCalls(calledWhileFirstDisabled, 'either');
     await expectCalls(fetchPath, 'either');
   });

@@ -4,10 +4,9 @@ import { CompositePropagator, W3CTraceContextPropagator } from '@opentelemetry/c
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { callApi, errorOf } from '../helpers/tool-failures';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import { useTwoInstances } from '../helpers/two-instances';
 
 // Loaded after both instances are enabled, so require-in-the-middle patches them for each.
 const load = createRequire(__filename);
@@ -55,38 +54,24 @@ const EXPECTED = ['server ok', 'client ok', 'server tool_error exception', 'clie
 for (const sdk of SDKS)
   describe(`MCP adapter, ${sdk.label}: two ToolInstrumentation instances with their own providers`, function () {
     this.timeout(120_000);
-    let first: TestTracing;
-    let second: TestTracing;
-    let a: ToolInstrumentation;
-    let b: ToolInstrumentation;
+    const two = useTwoInstances();
     let api: FlakyServer;
     let mcp: ReturnType<(typeof SDKS)[number]['load']>;
     let madeWhileBothEnabled: Any;
     const pairs: Array<{ close(): Promise<void> }> = [];
 
     before(async () => {
-      first = createTestTracing();
-      second = createTestTracing();
       propagation.setGlobalPropagator(
         new CompositePropagator({ propagators: [new W3CTraceContextPropagator()] }),
       );
-      [a, b] = [first, second].map((tracing) => {
-        const instrumentation = new ToolInstrumentation();
-        instrumentation.setTracerProvider(tracing.provider);
-        return instrumentation;
-      }) as [ToolInstrumentation, ToolInstrumentation];
       mcp = sdk.load();
       api = await startFlakyServer();
       madeWhileBothEnabled = await connect();
     });
     after(async () => {
       for (const pair of pairs) await pair.close();
-      a.disable();
-      b.disable();
       propagation.disable();
       await api.close();
-      await first.shutdown();
-      await second.shutdown();
     });
 
     /** A client connected to a new McpServer with `fetch_path`. */
@@ -123,11 +108,11 @@ for (const sdk of SDKS)
     async function calls(client: Any): Promise<[string[], string[]]> {
       const spans: [string[], string[]] = [[], []];
       for (const path of ['/ok', '/503']) {
-        first.reset();
-        second.reset();
+        two.first.reset();
+        two.second.reset();
         await client.callTool({ name: 'fetch_path', arguments: { path } });
         // The server span ends as the response is sent, before the client's.
-        [first, second].forEach((tracing, i) =>
+        [two.first, two.second].forEach((tracing, i) =>
           spans[i]!.push(
             ...tracing
               .spans()
@@ -148,23 +133,17 @@ for (const sdk of SDKS)
     });
 
     it('the first disabled: the second makes every span, for servers made before and after', async () => {
-      a.disable();
-      try {
+      await two.whileDisabled(two.a, async () => {
         expect(await calls(madeWhileBothEnabled)).to.deep.equal([[], EXPECTED]);
         expect(await calls(await connect())).to.deep.equal([[], EXPECTED]);
-      } finally {
-        a.enable();
-      }
+      });
     });
 
     it('the second disabled: the first makes every span, for servers made before and after', async () => {
-      b.disable();
-      try {
+      await two.whileDisabled(two.b, async () => {
         expect(await calls(madeWhileBothEnabled)).to.deep.equal([EXPECTED, []]);
         expect(await calls(await connect())).to.deep.equal([EXPECTED, []]);
-      } finally {
-        b.enable();
-      }
+      });
     });
 
     it('both enabled again: one client and one server span per call in all', async () => {

@@ -5,10 +5,10 @@ import type * as AgentsCore from '@openai/agents-core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { ToolInstrumentation } from '../../src';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
-import { createTestTracing, type TestTracing } from '../helpers/tracing';
+import type { TestTracing } from '../helpers/tracing';
+import { useTwoInstances } from '../helpers/two-instances';
 
 const load = createRequire(__filename);
 
@@ -36,35 +36,21 @@ function loadFresh<T>(id: string): T {
 
 describe('OpenAI Agents adapter: two ToolInstrumentation instances with their own providers', function () {
   this.timeout(180_000);
-  let first: TestTracing;
-  let second: TestTracing;
-  let a: ToolInstrumentation;
-  let b: ToolInstrumentation;
+  const two = useTwoInstances();
   let server: FlakyServer;
   let agents: typeof AgentsCore;
   let testing: Testing;
   let fetchPath: FunctionTool;
 
   before(async () => {
-    first = createTestTracing();
-    second = createTestTracing();
     server = await startFlakyServer();
-    [a, b] = [first, second].map((tracing) => {
-      const instrumentation = new ToolInstrumentation();
-      instrumentation.setTracerProvider(tracing.provider);
-      return instrumentation;
-    }) as [ToolInstrumentation, ToolInstrumentation];
     agents = loadFresh('@openai/agents-core');
     testing = load('@openai/agents-core/testing') as Testing;
     agents.setTracingDisabled(true);
     fetchPath = makeFetchPath();
   });
   after(async () => {
-    a.disable();
-    b.disable();
     await server.close();
-    await first.shutdown();
-    await second.shutdown();
   });
 
   /** A tool made by `tool()` as it is patched when called: by both instances, one, or none. */
@@ -83,8 +69,8 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
 
   /** The tool spans one call of `tool` with `args` made, per provider. */
   async function call(tool: FunctionTool, args: unknown): Promise<[ReadableSpan[], ReadableSpan[]]> {
-    first.reset();
-    second.reset();
+    two.first.reset();
+    two.second.reset();
     const model = new testing.ScriptedModel([
       [testing.functionCall(tool.name, args, { callId: 'call_1' })],
       [testing.assistantMessage('done')],
@@ -93,7 +79,7 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
     await new agents.Runner({ tracingDisabled: true }).run(agent, 'go');
     const toolSpans = (tracing: TestTracing) =>
       tracing.spans().filter((span) => span.name === `execute_tool ${tool.name}`);
-    return [toolSpans(first), toolSpans(second)];
+    return [toolSpans(two.first), toolSpans(two.second)];
   }
 
   const SUCCEEDED = { type: undefined, kind: undefined, executed: undefined, status: SpanStatusCode.UNSET };
@@ -118,8 +104,8 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
 
   /** A refund needing approval, asked then refused: the outcomes of its spans, per provider. */
   async function approvalOutcomes(): Promise<[unknown[], unknown[]]> {
-    first.reset();
-    second.reset();
+    two.first.reset();
+    two.second.reset();
     const refund = agents.tool({
       name: 'refund',
       description: 'Refunds an order',
@@ -141,7 +127,7 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
         .spans()
         .filter((span) => span.name === 'execute_tool refund')
         .map((span) => span.attributes['tool.call.outcome']);
-    return [outcomes(first), outcomes(second)];
+    return [outcomes(two.first), outcomes(two.second)];
   }
 
   it('both enabled: one span per call, classified as with one instance', async () => {
@@ -157,31 +143,25 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
   });
 
   it('the first disabled: the second makes each span, for tools made before and after', async () => {
-    a.disable();
-    try {
+    await two.whileDisabled(two.a, async () => {
       await expectCalls(fetchPath, 'second');
       await expectCalls(makeFetchPath(), 'second');
       expect(await approvalOutcomes()).to.deep.equal([[], ['paused', 'denied']]);
-    } finally {
-      a.enable();
-    }
+    });
   });
 
   it('the second disabled: the first makes each span, for tools made before and after', async () => {
-    b.disable();
-    try {
+    await two.whileDisabled(two.b, async () => {
       await expectCalls(fetchPath, 'first');
       await expectCalls(makeFetchPath(), 'first');
       expect(await approvalOutcomes()).to.deep.equal([['paused', 'denied'], []]);
-    } finally {
-      b.enable();
-    }
+    });
   });
 
   it('both enabled again: one span per call, for a tool made while one was disabled too', async () => {
-    a.disable();
+    two.a.disable();
     const madeWhileFirstDisabled = makeFetchPath();
-    a.enable();
+    two.a.enable();
     await expectCalls(fetchPath, 'either');
     await expectCalls(madeWhileFirstDisabled, 'either');
     await expectCalls(makeFetchPath(), 'either');
