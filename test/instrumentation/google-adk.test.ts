@@ -4,6 +4,7 @@ import type * as Adk from '@google/adk';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
+import { scriptedLlm } from '../helpers/adk';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import {
   callApiWithOwnDeadline,
@@ -59,29 +60,6 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
     tools = [fetchPath, lockedFile, deleteFile];
   });
 
-  /** A model that calls one tool, then answers `done`. ADK's own extension point for models. */
-  function scriptedLlm(name: string, args: Record<string, unknown>) {
-    class ScriptedLlm extends adk.BaseLlm {
-      private calls = 0;
-      constructor() {
-        super({ model: 'scripted' });
-      }
-      async *generateContentAsync(): AsyncGenerator<Adk.LlmResponse, void> {
-        const first = this.calls++ === 0;
-        yield {
-          content: {
-            role: 'model',
-            parts: first ? [{ functionCall: { id: 'fc_1', name, args } }] : [{ text: 'done' }],
-          },
-        };
-      }
-      connect(): Promise<Adk.BaseLlmConnection> {
-        return Promise.reject(new Error('live connections are not scripted'));
-      }
-    }
-    return new ScriptedLlm();
-  }
-
   /** Runs the agent; returns every event's parts and a runner to continue the session. */
   async function runAgent(
     name: string,
@@ -91,7 +69,7 @@ describe('Google ADK adapter (@google/adk InMemoryRunner + a scripted BaseLlm)',
   ) {
     const agent = new adk.LlmAgent({
       name: 'tester',
-      model: scriptedLlm(name, args),
+      model: scriptedLlm(adk, name, args),
       instruction: 'test',
       tools: agentTools,
     });

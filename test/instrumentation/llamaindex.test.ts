@@ -2,81 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Span, Tracer } from '@opentelemetry/api';
-import type * as Workflow from '@llamaindex/workflow';
-import type * as Tools from '@llamaindex/core/tools';
-import type * as Mock from '@llamaindex/core/llms/mock';
-import type {
-  BaseToolWithCall,
-  ChatResponse,
-  ChatResponseChunk,
-  LLMChatParamsNonStreaming,
-  LLMChatParamsStreaming,
-  ToolCall,
-} from '@llamaindex/core/llms';
+import type { BaseToolWithCall, ToolCall } from '@llamaindex/core/llms';
 import { expect } from 'chai';
-import * as semver from 'semver';
 import { z } from 'zod';
 import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance } from '../helpers/adapter-conformance';
-import { installedVersion } from '../helpers/installed-version';
+import { fetchPathTool, loadLlamaIndex, scriptedLlm, type LlamaIndex } from '../helpers/llamaindex';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 
 // Loaded after the instrumentation is enabled, so require-in-the-middle patches it.
 const load = createRequire(__filename);
-
-/** One installed copy of LlamaIndex: the workflow package and the core parts the specs use. */
-interface LlamaIndex {
-  workflow: typeof Workflow;
-  MockLLM: typeof Mock.MockLLM;
-  tool: typeof Tools.tool;
-  /** Whether MockLLM answers with the tool calls it is given (core 0.6.22 on). */
-  mockCallsTools: boolean;
-}
-
-function loadLlamaIndex(from: NodeJS.Require): LlamaIndex {
-  return {
-    workflow: from('@llamaindex/workflow'),
-    MockLLM: (from('@llamaindex/core/llms/mock') as typeof Mock).MockLLM,
-    tool: (from('@llamaindex/core/tools') as typeof Tools).tool,
-    mockCallsTools: semver.gte(installedVersion(from, '@llamaindex/core/llms/mock'), '0.6.22'),
-  };
-}
-
-/**
- * The framework's MockLLM, calling the scripted tools on its first turn and answering after. The
- * MockLLM of cores before 0.6.22 (which the version matrix runs too) cannot call tools: there the
- * first turn is the chunk later MockLLMs stream for the calls.
- */
-function scriptedLlm({ MockLLM, mockCallsTools }: LlamaIndex, calls: ToolCall[]) {
-  const seen: unknown[] = [];
-  class ScriptedLLM extends MockLLM {
-    private turns = 0;
-    override supportToolCall = true;
-    override chat(params: LLMChatParamsStreaming): Promise<AsyncIterable<ChatResponseChunk>>;
-    override chat(params: LLMChatParamsNonStreaming): Promise<ChatResponse>;
-    override chat(
-      params: LLMChatParamsStreaming | LLMChatParamsNonStreaming,
-    ): Promise<AsyncIterable<ChatResponseChunk> | ChatResponse> {
-      if (this.turns++ === 0) {
-        if (mockCallsTools || !params.stream) return super.chat(params as LLMChatParamsStreaming);
-        return Promise.resolve(
-          (async function* () {
-            yield { delta: '', raw: {}, options: { toolCall: calls } } as ChatResponseChunk;
-          })(),
-        );
-      }
-      seen.push(params.messages.at(-1));
-      return super.chat({ ...params, tools: undefined } as LLMChatParamsStreaming);
-    }
-  }
-  const llm = new ScriptedLLM({
-    timeBetweenToken: 0,
-    responseMessage: 'done',
-    mockToolCallResponse: { toolCalls: calls },
-  });
-  return { llm, seen };
-}
 
 /** Runs an agent (under a parent span) whose model calls `name(input)` once. */
 async function runAgent(
@@ -92,23 +28,6 @@ async function runAgent(
   const toolMessage = seen[0] as
     { options?: { toolResult?: { result?: unknown; isError?: boolean } } } | undefined;
   return { result, error, parent, toolResult: toolMessage?.options?.toolResult };
-}
-
-/** A tool that GETs a path on the test API and throws on a failed status, as tools do. */
-function fetchPathTool({ tool }: LlamaIndex, url: () => string) {
-  const fetchPathInput = z.object({ path: z.string() });
-  return tool({
-    name: 'fetch_path',
-    description: 'GETs a path on the test API',
-    parameters: fetchPathInput,
-    execute: async (input) => {
-      // LlamaIndex only logs a warning when the input fails the schema, so the tool checks it.
-      const { path } = fetchPathInput.parse(input);
-      const res = await fetch(url() + path);
-      if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
-      return res.text();
-    },
-  });
 }
 
 describe('LlamaIndex adapter (@llamaindex/workflow agent() + MockLLM)', () => {

@@ -1,9 +1,10 @@
-import { context, createContextKey } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { types } from 'node:util';
 import { isObjectLike, readOwnData } from '../../classify/safe';
 import { withNameAndLength } from '../name-and-length';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { ToolUseSpans } from './claude-agent-sdk-tool-uses';
+import { outermost } from './shared/outer-call';
 
 /**
  * `@anthropic-ai/claude-agent-sdk` (ESM only). `query()` starts the Claude Code CLI as a child
@@ -37,7 +38,10 @@ export const claudeAgentSdkAdapter: FrameworkAdapter = {
     const queries = new WeakMap<object, ToolUseSpans>();
     const patch = ctx.wrapExports({
       functions: {
-        query: (original) => wrapQuery(ctx, original, queries, thrown),
+        // A call gets one span, as a LangChain tool's does: with two instances enabled, the outer
+        // wrapper watches the query and the inner ones leave it (a `query()` an in-process tool
+        // makes later is a query of its own).
+        query: outermost('claude-agent-sdk.query', (original) => wrapQuery(ctx, original, queries, thrown)),
         createSdkMcpServer: (original) => wrapCreateSdkMcpServer(ctx, original, thrown),
       },
     });
@@ -47,19 +51,6 @@ export const claudeAgentSdkAdapter: FrameworkAdapter = {
 
 type Queries = WeakMap<object, ToolUseSpans>;
 
-/**
- * In the context while an instance's `query()` wrapper calls the wrappers of other instances under
- * it (another copy of this package too: context keys are shared). A call gets one span, as a
- * LangChain tool's does: the outer wrapper watches the query and the inner ones leave it to it.
- * `running` is cleared once `query()` returns, so that a `query()` made later in that context (by
- * an in-process tool, say) is a query of its own.
- */
-const OUTER_QUERY_KEY = createContextKey('otel-tool-errors.claudeAgentSdk.outerQuery');
-
-interface OuterQuery {
-  running: boolean;
-}
-
 function wrapQuery(
   ctx: AdapterContext,
   original: AnyFunction,
@@ -67,17 +58,7 @@ function wrapQuery(
   thrown: ThrownErrors,
 ): AnyFunction {
   return function query(this: unknown, ...args: unknown[]) {
-    const outer = context.active().getValue(OUTER_QUERY_KEY) as OuterQuery | undefined;
-    if (outer?.running === true) return original.apply(this, args);
-    const call: OuterQuery = { running: true };
-    let result: unknown;
-    try {
-      result = context.with(context.active().setValue(OUTER_QUERY_KEY, call), () =>
-        original.apply(this, args),
-      );
-    } finally {
-      call.running = false;
-    }
+    const result = original.apply(this, args);
     try {
       watchQuery(ctx, result, queries, thrown);
     } catch {

@@ -29,7 +29,10 @@ interface AdkToolContext {
   actions?: { requestedToolConfirmations?: Record<string, unknown> };
 }
 
-/** Tools whose `execute` already notes its failures. */
+/**
+ * Tools whose `execute` already notes its failures. One set per module: the noting `execute`
+ * notes on whichever instance's call is active, so whichever instance made it noting serves all.
+ */
 const notingTools = new WeakSet<object>();
 
 export const googleAdkAdapter: FrameworkAdapter = {

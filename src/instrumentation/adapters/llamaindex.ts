@@ -28,7 +28,10 @@ interface AgentWorkflowLike {
   agents?: Map<unknown, { tools?: LlamaTool[] }>;
 }
 
-/** Tools whose `call` already notes its failures. */
+/**
+ * Tools whose `call` already notes its failures. One set per module: the noting `call` notes on
+ * whichever instance's call is active, so whichever instance made it noting serves all.
+ */
 const notingTools = new WeakSet<object>();
 
 export const llamaindexAdapter: FrameworkAdapter = {

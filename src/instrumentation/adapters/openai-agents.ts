@@ -3,6 +3,7 @@ import { classifyToolError } from '../../classify/classify-error';
 import { classifyToolResult } from '../../classify/result';
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 import { noteFailures } from './shared/note-failures';
+import { outermost } from './shared/outer-call';
 
 /**
  * `@openai/agents-core` (and `@openai/agents`, which re-exports it). `tool()` returns a plain object
@@ -43,7 +44,11 @@ interface Attempt {
 
 const ATTEMPT_KEY = createContextKey('otel-tool-errors.openai-agents.attempt');
 
-/** Tools made by the patched `tool()`: their `execute` reports when it runs. */
+/**
+ * Tools made by the patched `tool()`: their `execute` reports when it runs, to whichever
+ * instance's `invokeFunctionTool` wrapper owns the call (through ATTEMPT_KEY), so this is a fact
+ * about the tool, the same for every instance: one set per module.
+ */
 const toolsWithNotedExecute = new WeakSet<object>();
 
 // What the SDK built and handed to `errorFunction` when the input did not parse; classified the
@@ -62,19 +67,27 @@ const TIMED_OUT = classifyToolError({ name: 'ToolTimeoutError' });
 export const openaiAgentsAdapter: FrameworkAdapter = {
   name: 'openai-agents',
   setup(ctx) {
+    // With two instances enabled, the outer wrapper of each function owns the call and the inner
+    // ones leave it: one noting `execute` per tool, one span per call.
     const toolFile = {
       files: builds('@openai/agents-core/dist/tool', 'js', 'mjs'),
       ...ctx.wrapExports({
         functions: {
-          tool: wrapTool,
-          invokeFunctionTool: (original) => wrapInvokeFunctionTool(ctx, original),
+          tool: outermost('openai-agents.tool', wrapTool),
+          invokeFunctionTool: outermost('openai-agents.invokeFunctionTool', (original) =>
+            wrapInvokeFunctionTool(ctx, original),
+          ),
         },
       }),
     };
     const toolExecutionFile = {
       files: builds('@openai/agents-core/dist/runner/toolExecution', 'js', 'mjs'),
       ...ctx.wrapExports({
-        functions: { executeFunctionToolCalls: (original) => wrapExecuteFunctionToolCalls(ctx, original) },
+        functions: {
+          executeFunctionToolCalls: outermost('openai-agents.executeFunctionToolCalls', (original) =>
+            wrapExecuteFunctionToolCalls(ctx, original),
+          ),
+        },
       }),
     };
     return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile, toolExecutionFile])] };

@@ -36,7 +36,8 @@ interface TransportProtocol {
 /**
  * What a transport tells of every call over it, read once: its kind, and the protocol version once
  * negotiated (a connection keeps it). Reading them took a regex on the constructor's name and a
- * getter call on every tool call.
+ * getter call on every tool call. One map per module: facts about the transport, the same for
+ * every instance.
  */
 const transportProtocols = new WeakMap<object, TransportProtocol>();
 

@@ -9,6 +9,7 @@ import {
 } from '../../../semconv';
 import { recordToolError } from '../../tool-call/trace-tool-call';
 import type { AdapterContext, AnyFunction } from '../adapter';
+import { outermost } from '../shared/outer-call';
 import { addRequestId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
 /** The MCP server side: a SERVER `tools/call {tool}` span per call, under the client's trace context. */
@@ -28,10 +29,19 @@ export function wrapSetRequestHandler(ctx: AdapterContext, original: AnyFunction
     const handler = args[last];
     if (typeof handler === 'function') {
       args = [...args];
-      args[last] = serveToolsCall(ctx, this, handler as AnyFunction);
+      args[last] = outermostServeToolsCall(ctx, this)(handler as AnyFunction);
     }
     return original.apply(this, args);
   };
+}
+
+/**
+ * With two instances enabled, each wraps the handler as it is registered: the outer one serves the
+ * call and the inner ones leave it, so that a call gets one SERVER span (a server span starts
+ * under the request's context, never enriching another).
+ */
+function outermostServeToolsCall(ctx: AdapterContext, server: unknown) {
+  return outermost('mcp.serveToolsCall', (handler) => serveToolsCall(ctx, server, handler), ctx.isEnabled);
 }
 
 function serveToolsCall(ctx: AdapterContext, server: unknown, handler: AnyFunction): AnyFunction {

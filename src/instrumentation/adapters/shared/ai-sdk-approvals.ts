@@ -1,5 +1,6 @@
 import type { ToolCallOptions } from '../../tool-call/options';
 import type { AdapterContext } from '../adapter';
+import { stepContentToRead } from './ai-sdk-step-reader';
 
 /**
  * The calls an AI SDK approval step decides about before `execute` (`needsApproval`), which never
@@ -29,7 +30,9 @@ interface PartLike extends ToolCallLike {
 
 /**
  * Refused approvals already traced, by approval id: `ai@6` also calls the global telemetry
- * integrations, so the v6 wrapper and the v7 integration both see one prompt. The newest few.
+ * integrations, so the v6 wrapper and the v7 integration both see one prompt, and so do the
+ * wrappers and integrations of every instance. One set per module: the SDK makes each approval id,
+ * and one span per refusal is what each instance would make alone. The newest few.
  */
 const tracedRefusals = new Set<unknown>();
 const MAX_TRACED_REFUSALS = 1024;
@@ -39,10 +42,9 @@ const DENIED: ToolCallOptions = { halts: { returned: () => 'denied' } };
 
 /** A `paused` span per approval the finished step asks for; a `denied` one per automatic refusal in it. */
 export function traceApprovalRequests(ctx: AdapterContext, step: unknown): void {
-  if (!ctx.isEnabled()) return;
   try {
-    const content = (step as { content?: unknown } | undefined)?.content;
-    if (!Array.isArray(content)) return;
+    const content = stepContentToRead(ctx, step);
+    if (content === undefined) return;
     for (const part of content as PartLike[]) {
       // An automatic answer (v7 `toolApproval`) asks nobody: no pause.
       if (part?.type === 'tool-approval-request' && part.isAutomatic !== true)

@@ -1,4 +1,5 @@
 import type { AdapterContext } from '../adapter';
+import { stepContentToRead } from './ai-sdk-step-reader';
 
 /** A part of an AI SDK step's `content` (v6 `onStepFinish`, v7 `onStepEnd`). */
 interface ToolCallPart {
@@ -15,10 +16,9 @@ interface ToolCallPart {
  * input), read from a finished step. The same in v6 and v7.
  */
 export function traceRejectedCalls(ctx: AdapterContext, step: unknown): void {
-  if (!ctx.isEnabled()) return;
   try {
-    const content = (step as { content?: unknown } | undefined)?.content;
-    if (!Array.isArray(content)) return;
+    const content = stepContentToRead(ctx, step);
+    if (content === undefined) return;
     for (const part of content as ToolCallPart[]) {
       if (part?.type !== 'tool-call' || part.invalid !== true || typeof part.toolName !== 'string') continue;
       const fields = {
