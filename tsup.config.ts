@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { semconvNamesOnly } from './tsup-semconv-names';
 
 const shared: Options = {
   sourcemap: true,
@@ -32,6 +33,8 @@ export const REGISTER_SDK: Options = {
   esbuildOptions: (options) => {
     options.mainFields = ['module', 'main'];
   },
+  // The packages with no ES module build get only the semantic conventions they read.
+  esbuildPlugins: [semconvNamesOnly],
 };
 
 /** The zero-code entry points: small files that turn on the compile cache, then load the SDK file. */
