@@ -26,7 +26,7 @@ export const REGISTER_SDK: Options = {
   entry: { 'register-sdk': 'src/register/sdk.ts' },
   format: ['cjs'],
   external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle'],
-  noExternal: [/^@opentelemetry\/(?!api$)/, 'semver'],
+  noExternal: [/^@opentelemetry\/(?!api$)/],
   // The packages' ES module builds: what they import from each other is then bound directly instead
   // of through CommonJS interop, which copied every export of @opentelemetry/semantic-conventions
   // (thousands) once per importing file at each start.
