@@ -51,12 +51,8 @@ export class FrameworkSupport {
   private readonly found = new Map<string, FoundRelease>();
   private readonly ranges = new Map<PatchPoint, readonly ReleaseRange[]>();
 
-  /**
-   * Records a patch point; every point of a package must be declared before any is judged. A
-   * tested range of another form than `>=1.2.3 <2` throws (release-range.ts).
-   */
+  /** Records a patch point; every point of a package must be declared before any is judged. */
   declare(point: PatchPoint): PatchPoint {
-    this.ranges.set(point, point.tested.map(parseRange));
     const points = this.points.get(point.name) ?? [];
     points.push(point);
     this.points.set(point.name, points);
@@ -133,8 +129,14 @@ export class FrameworkSupport {
     return this.newest(points).adapter === point.adapter ? 'newer' : 'another adapter';
   }
 
+  /**
+   * The point's tested ranges, read when a release of its package is first judged, not at start; a
+   * range of another form than `>=1.2.3 <2` throws (release-range.ts).
+   */
   private rangesOf(point: PatchPoint): readonly ReleaseRange[] {
-    return this.ranges.get(point) ?? point.tested.map(parseRange);
+    let ranges = this.ranges.get(point);
+    if (!ranges) this.ranges.set(point, (ranges = point.tested.map(parseRange)));
+    return ranges;
   }
 
   /** The point whose tested releases start highest: the one a release newer than all of them goes to. */
