@@ -86,5 +86,5 @@ for (const file of files) {
   });
 }
 console.log(`${total.toFixed(1)} ms profiled (mean of ${files.length})`);
-for (const [part, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 40))
+for (const [part, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, +(process.env.TOP ?? 40)))
   console.log(`${ms.toFixed(1).padStart(6)}  ${part}`);
