@@ -1,6 +1,6 @@
 /**
- * A value built when first asked for, then kept: for the classifications adapters compare against,
- * which built at load ran the classifier in every start, whether or not a tool of theirs ever fails.
+ * A value built when first asked for, then kept. For the fixed classifications adapters hand out:
+ * built at load, they ran the classifier in every start, whether or not a tool ever failed.
  */
 export function onFirstUse<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
