@@ -1,4 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
+import { exportersFromTheirFile, sharedFromTheSdkFile } from './tsup-exporters-file';
+import { semconvNamesOnly } from './tsup-semconv-names';
 
 const shared: Options = {
   sourcemap: true,
@@ -17,21 +19,36 @@ const shared: Options = {
  *   `punycode`) stay as quiet as without the register;
  * - the optional peer dependencies (gRPC and OTLP/JSON trace exporters, resource detectors),
  *   loaded by name when configured.
- * Code only some start-ups need (the OTLP exporters, the metrics SDK, the HTTP instrumentations)
- * stays in the file but runs only when first required.
+ * Code only some start-ups need (the HTTP instrumentations) stays in the file but runs only when
+ * first required; the OTLP exporters and the metrics SDK, needed at the first export or
+ * measurement, are in a file of their own (REGISTER_EXPORTERS), which a start does not read.
  */
 export const REGISTER_SDK: Options = {
   ...shared,
   entry: { 'register-sdk': 'src/register/sdk.ts' },
   format: ['cjs'],
   external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle'],
-  noExternal: [/^@opentelemetry\/(?!api$)/, 'semver'],
+  noExternal: [/^@opentelemetry\/(?!api$)/],
   // The packages' ES module builds: what they import from each other is then bound directly instead
   // of through CommonJS interop, which copied every export of @opentelemetry/semantic-conventions
   // (thousands) once per importing file at each start.
   esbuildOptions: (options) => {
     options.mainFields = ['module', 'main'];
   },
+  // The packages with no ES module build get only the semantic conventions they read.
+  esbuildPlugins: [semconvNamesOnly, exportersFromTheirFile],
+};
+
+/**
+ * The OTLP exporters and the metrics SDK (src/register/exporter-packages.ts), which the SDK file
+ * requires on the first export or measurement; what they share with it (core, resources) they take
+ * from it (src/register/shared-packages.ts), so that each package has one copy.
+ */
+export const REGISTER_EXPORTERS: Options = {
+  ...REGISTER_SDK,
+  entry: { 'register-exporters': 'src/register/exporter-packages.ts' },
+  external: ['@opentelemetry/api'],
+  esbuildPlugins: [semconvNamesOnly, sharedFromTheSdkFile],
 };
 
 /** The zero-code entry points: small files that turn on the compile cache, then load the SDK file. */
@@ -58,5 +75,6 @@ export default defineConfig([
     clean: ['!register*'],
   },
   REGISTER_SDK,
+  REGISTER_EXPORTERS,
   ...REGISTER_ENTRIES,
 ]);

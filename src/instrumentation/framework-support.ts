@@ -1,9 +1,16 @@
 import { basename } from 'node:path';
-import { compare, gtr, minVersion, satisfies, valid } from 'semver';
 import { logger } from '../logger';
 import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ExportShape, FrameworkAdapter } from './adapters/adapter';
 import { missingFromShape } from './export-shape';
+import {
+  above,
+  compareReleases,
+  parseRange,
+  parseRelease,
+  satisfies,
+  type ReleaseRange,
+} from './release-range';
 import { tellUser } from '../user-notice';
 
 /**
@@ -42,6 +49,7 @@ export interface FoundRelease {
 export class FrameworkSupport {
   private readonly points = new Map<string, PatchPoint[]>();
   private readonly found = new Map<string, FoundRelease>();
+  private readonly ranges = new Map<PatchPoint, readonly ReleaseRange[]>();
 
   /** Records a patch point; every point of a package must be declared before any is judged. */
   declare(point: PatchPoint): PatchPoint {
@@ -111,17 +119,38 @@ export class FrameworkSupport {
 
   /** How `version` of `point`'s package relates to the ranges every adapter declared for it. */
   fit(point: PatchPoint, version: string | undefined): Fit {
-    if (version === undefined || valid(version) === null) return 'unknown version';
-    const inRange = (p: PatchPoint) => p.tested.some((range) => satisfies(version, range));
+    const release = version === undefined ? undefined : parseRelease(version);
+    if (release === undefined) return 'unknown version';
+    const inRange = (p: PatchPoint) => this.rangesOf(p).some((range) => satisfies(release, range));
     if (inRange(point)) return 'tested';
     const points = this.points.get(point.name) ?? [point];
     if (points.some((p) => p.adapter !== point.adapter && inRange(p))) return 'another adapter';
-    if (!points.every((p) => p.tested.every((range) => gtr(version, range)))) return 'outside';
-    return newest(points).adapter === point.adapter ? 'newer' : 'another adapter';
+    if (!points.every((p) => this.rangesOf(p).every((range) => above(release, range)))) return 'outside';
+    return this.newest(points).adapter === point.adapter ? 'newer' : 'another adapter';
+  }
+
+  /**
+   * The point's tested ranges, read when a release of its package is first judged, not at start; a
+   * range of another form than `>=1.2.3 <2` throws (release-range.ts).
+   */
+  private rangesOf(point: PatchPoint): readonly ReleaseRange[] {
+    let ranges = this.ranges.get(point);
+    if (!ranges) this.ranges.set(point, (ranges = point.tested.map(parseRange)));
+    return ranges;
+  }
+
+  /** The point whose tested releases start highest: the one a release newer than all of them goes to. */
+  private newest(points: readonly PatchPoint[]): PatchPoint {
+    const start = (point: PatchPoint) =>
+      this.rangesOf(point)
+        .map((range) => range.lowest)
+        .sort(compareReleases)
+        .at(-1) ?? NONE;
+    return [...points].sort((a, b) => compareReleases(start(a), start(b))).at(-1)!;
   }
 
   /** The ranges all adapters declared for a package, as the user reads them. */
-  private ranges(name: string): string {
+  private rangesText(name: string): string {
     const ranges = (this.points.get(name) ?? []).flatMap((point) => point.tested);
     return [...new Set(ranges)].join(' or ');
   }
@@ -139,18 +168,18 @@ export class FrameworkSupport {
       case 'newer':
         logger.info(
           `found ${what}, newer than the releases otel-tool-errors ${INSTRUMENTATION_VERSION} was tested ` +
-            `with (${this.ranges(point.name)}): patched, as its exports have the expected shape`,
+            `with (${this.rangesText(point.name)}): patched, as its exports have the expected shape`,
         );
         return;
       case 'another adapter':
         logger.debug(`found ${what}: left to another adapter than ${point.adapter.name}`);
         return;
       case 'outside':
-        found.leftAlone = `outside the supported releases (${this.ranges(point.name)})`;
+        found.leftAlone = `outside the supported releases (${this.rangesText(point.name)})`;
         logger.debug(`found ${what}: left alone, ${found.leftAlone}`);
         tellUser(
           `${what} is outside the releases otel-tool-errors ${INSTRUMENTATION_VERSION} supports ` +
-            `(${this.ranges(point.name)}), so ${consequence(point)} ` +
+            `(${this.rangesText(point.name)}), so ${consequence(point)} ` +
             `Install a supported release of ${point.name}, or the newest otel-tool-errors.`,
           `outside ${what}`,
         );
@@ -189,12 +218,4 @@ function consequence({ adapter }: PatchPoint): string {
   return `its tool calls get no spans from otel-tool-errors${kept}.`;
 }
 
-/** The point whose tested releases start highest: the one a release newer than all of them goes to. */
-function newest(points: readonly PatchPoint[]): PatchPoint {
-  const start = (point: PatchPoint) =>
-    point.tested
-      .map((range) => minVersion(range)?.version ?? '0.0.0')
-      .sort(compare)
-      .at(-1) ?? '0.0.0';
-  return [...points].sort((a, b) => compare(start(a), start(b))).at(-1)!;
-}
+const NONE = parseRelease('0.0.0')!;

@@ -8,6 +8,8 @@ import { readRegisterSettings } from './settings';
 import type { StartOptions } from './start';
 import type { Telemetry } from './telemetry';
 
+export { SHARED_PACKAGES } from './shared-packages';
+
 /** False for OTEL_SDK_DISABLED=true: the ESM entry then skips its loader hooks too. */
 export function registerWillStart(): boolean {
   return !readRegisterSettings().disabled;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
-import { REGISTER_ENTRIES, REGISTER_SDK } from '../../tsup.config';
+import { REGISTER_ENTRIES, REGISTER_EXPORTERS, REGISTER_SDK } from '../../tsup.config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -31,8 +31,9 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, '.cache', 'register-bundle-'));
   const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
-  // The register's files exactly as the package build makes them (its SDK file and the two entries).
-  for (const options of [REGISTER_SDK, ...REGISTER_ENTRIES]) {
+  // The register's files exactly as the package build makes them (its SDK file, the exporters' file
+  // and the two entries).
+  for (const options of [REGISTER_SDK, REGISTER_EXPORTERS, ...REGISTER_ENTRIES]) {
     await build({
       ...options,
       config: false,

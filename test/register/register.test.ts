@@ -427,6 +427,22 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(JSON.parse(result.stdout)).to.deep.equal([]);
   });
 
+  it('a start reads no exporter code: the OTLP exporter (http/protobuf, the default) comes from its own file at the first export', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'register-files.cjs',
+      env: { OTEL_SERVICE_NAME: 'register-test', OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint },
+    });
+    expect([result.code, result.stderr]).to.deep.equal([0, '']);
+    expect(JSON.parse(result.stdout)).to.deep.equal({
+      atStart: ['register-sdk.cjs', 'register.cjs'],
+      afterExport: ['register-exporters.cjs', 'register-sdk.cjs', 'register.cjs'],
+    });
+    const traces = bed.receiver.bodies.filter((body) => body.includes('exported-work'));
+    expect(traces, 'one protobuf export with the span').to.have.length(1);
+    expect(traces[0]!.includes('register-test')).to.equal(true);
+  });
+
   it('OTEL_TRACES_EXPORTER=none: exports no spans but still exports the tool metrics', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],

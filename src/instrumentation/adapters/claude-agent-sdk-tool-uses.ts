@@ -8,6 +8,7 @@ import { ToolExecutionError } from '../../errors';
 import { logger } from '../../logger';
 import type { ToolCallReport } from '../tool-call/options';
 import type { AdapterContext } from './adapter';
+import { onFirstUse } from './shared/on-first-use';
 
 /**
  * The tool calls of one Claude Agent SDK `query()`, read from the messages the app reads: an
@@ -21,7 +22,9 @@ import type { AdapterContext } from './adapter';
 // without it (the CLI's values, 0.3.x) says it was stopped: `interrupted`, `cancelled`, and
 // `user-rejected` for an `interrupt()` while it ran; the other kinds are permission refusals.
 const STOPPED_KINDS = new Set(['interrupted', 'cancelled', 'user-rejected']);
-const CANCELED = classifyToolError(new ToolExecutionError('tool call canceled', { kind: 'canceled' }));
+const CANCELED = onFirstUse(() =>
+  classifyToolError(new ToolExecutionError('tool call canceled', { kind: 'canceled' })),
+);
 // The CLI's text for arguments its schema refused, before the tool ran.
 const INVALID_INPUT_TEXT = /^<tool_use_error>InputValidationError:/;
 const INVALID_INPUT = makeClassification('invalid_input', 'tool_error', MESSAGE_EVIDENCE.evidence);
@@ -74,7 +77,7 @@ export class ToolUseSpans {
         call.outcome?.reject(err);
         continue;
       }
-      call.verdict = CANCELED;
+      call.verdict = CANCELED();
       call.outcome?.resolve(undefined);
     }
   }
@@ -140,7 +143,7 @@ function isRefused(meta: object | undefined): boolean {
 
 /** A failed result that was not refused: cut short, bad arguments, or what its text says. */
 function verdictOf(block: object, meta: object | undefined): ToolErrorClassification | undefined {
-  if (readOwnString(meta, 'non_execution_kind') !== undefined) return CANCELED;
+  if (readOwnString(meta, 'non_execution_kind') !== undefined) return CANCELED();
   const content = readOwnData(block, 'content');
   if (typeof content === 'string' && INVALID_INPUT_TEXT.test(content)) return INVALID_INPUT;
   return undefined;

@@ -3,6 +3,7 @@ import { classifyToolError } from '../../classify/classify-error';
 import { classifyToolResult } from '../../classify/result';
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 import { noteFailures } from './shared/note-failures';
+import { onFirstUse } from './shared/on-first-use';
 import { outermost } from './shared/outer-call';
 
 /**
@@ -53,16 +54,15 @@ const toolsWithNotedExecute = new WeakSet<object>();
 
 // What the SDK built and handed to `errorFunction` when the input did not parse; classified the
 // same way as when `errorFunction: null` lets that `InvalidToolInputError` through.
-const INVALID_INPUT = classifyToolError({
-  name: 'InvalidToolInputError',
-  message: 'Invalid JSON input for tool',
-});
+const INVALID_INPUT = onFirstUse(() =>
+  classifyToolError({ name: 'InvalidToolInputError', message: 'Invalid JSON input for tool' }),
+);
 
 // The SDK's default `errorFunction` and timeout texts (0.20 `dist/tool.js`): returned errors, for
 // tools whose `execute` could not note the real error (made before the instrumentation started).
 const DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
-const RETURNED_ERROR = classifyToolResult({ isError: true })!;
-const TIMED_OUT = classifyToolError({ name: 'ToolTimeoutError' });
+const RETURNED_ERROR = onFirstUse(() => classifyToolResult({ isError: true })!);
+const TIMED_OUT = onFirstUse(() => classifyToolError({ name: 'ToolTimeoutError' }));
 
 export const openaiAgentsAdapter: FrameworkAdapter = {
   name: 'openai-agents',
@@ -146,9 +146,10 @@ function classifyResult(
   reportsExecution: boolean,
   executed: boolean,
 ) {
-  if (reportsExecution) return executed ? classifyToolResult(result) : INVALID_INPUT;
-  if (result === DEFAULT_ERROR_TEXT) return RETURNED_ERROR;
-  if (result === `Tool '${String(tool.name)}' timed out after ${String(tool.timeoutMs)}ms.`) return TIMED_OUT;
+  if (reportsExecution) return executed ? classifyToolResult(result) : INVALID_INPUT();
+  if (result === DEFAULT_ERROR_TEXT) return RETURNED_ERROR();
+  if (result === `Tool '${String(tool.name)}' timed out after ${String(tool.timeoutMs)}ms.`)
+    return TIMED_OUT();
   return classifyToolResult(result);
 }
 

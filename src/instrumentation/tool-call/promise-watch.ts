@@ -1,5 +1,4 @@
 import { inspect, types } from 'node:util';
-import { promiseHooks } from 'node:v8';
 import { logger } from '../../logger';
 import type { ResultObserver } from './result-observer';
 
@@ -28,7 +27,11 @@ let toSweep: Promise<unknown>[] = [];
  * hooks on (V8 then runs them for every promise the app makes).
  */
 let waitingCount = 0;
-type StopHook = ReturnType<typeof promiseHooks.onInit>;
+type PromiseHooks = typeof import('node:v8').promiseHooks;
+type StopHook = ReturnType<PromiseHooks['onInit']>;
+/** node:v8, loaded when a tool first returns a promise rather than in every start (about 1.5 ms). */
+let v8PromiseHooks: PromiseHooks | undefined;
+const promiseHooks = () => (v8PromiseHooks ??= process.getBuiltinModule('node:v8').promiseHooks);
 let stopInitHook: StopHook | undefined;
 let stopSettledHook: StopHook | undefined;
 let sweepScheduled = false;
@@ -48,7 +51,7 @@ export function observeWhenCallerDoes(promise: Promise<unknown>, observer: Resul
   waiting.set(promise, [observer]);
   waitingCount++;
   toSweep.push(promise);
-  stopInitHook ??= promiseHooks.onInit(onPromiseMade);
+  stopInitHook ??= promiseHooks().onInit(onPromiseMade);
   scheduleSweep();
 }
 
@@ -112,7 +115,7 @@ function sweep(): void {
     if (observers === undefined) continue;
     const state = promiseState(promise);
     if (state === 'pending') {
-      stopSettledHook ??= promiseHooks.onSettled(onPromiseSettled); // brings it back
+      stopSettledHook ??= promiseHooks().onSettled(onPromiseSettled); // brings it back
       continue;
     }
     stopWaiting(promise);
