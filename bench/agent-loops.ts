@@ -72,7 +72,7 @@ type Turn = () => Promise<unknown>;
 interface Loop {
   turn: Turn;
   close?: () => Promise<void>;
-  /** Where the loop can run its tool through the hand-written floor (`floorExecute`) instead. */
+  /** Where the loop can run its tool through the hand-written floor (`floorCall`) instead. */
   floor?: (kind: Floor | undefined) => void;
 }
 
@@ -85,20 +85,20 @@ interface Loop {
  */
 type Floor = 'span' | 'span+metric';
 
-function floorExecute(
+/** The floor's work around one call: `run` inside a span of its own, timed when `kind` asks. */
+function floorCall(
   tracer: Tracer,
   name: string,
-  execute: (...args: Any[]) => Promise<unknown>,
   kind: Floor,
-): (...args: Any[]) => Promise<unknown> {
+): (run: () => Promise<unknown>) => Promise<unknown> {
   const histogram = kind === 'span+metric' ? floorHistogram() : undefined;
   const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name };
-  return (...args) =>
+  return (run) =>
     tracer.startActiveSpan(`execute_tool ${name}`, { attributes }, async (span) => {
       const start = performance.now();
       let errorType: string | undefined;
       try {
-        return await execute(...args);
+        return await run();
       } catch (err) {
         errorType = (err as Error).name;
         span.recordException(err as Error);
@@ -113,6 +113,27 @@ function floorExecute(
         });
       }
     });
+}
+
+/**
+ * AI SDK 7's floor: an integration in the SDK's global list whose `executeTool` runs the call
+ * through the floor's wrapper (and, as ours, listens for the tool's end and the step's end).
+ */
+function floorIntegration(
+  callOf: (kind: Floor | undefined) => ((run: () => Promise<unknown>) => Promise<unknown>) | undefined,
+): (kind: Floor | undefined) => void {
+  const registry = ((globalThis as Any).AI_SDK_TELEMETRY_INTEGRATIONS ??= []) as unknown[];
+  let current: object | undefined;
+  return (kind) => {
+    if (current) registry.splice(registry.indexOf(current), 1);
+    const call = callOf(kind);
+    current = call && {
+      executeTool: (event: Any) => call(() => event.execute()),
+      onToolExecutionEnd: () => undefined,
+      onStepEnd: () => undefined,
+    };
+    if (current) registry.push(current);
+  };
 }
 
 function floorHistogram() {
@@ -176,8 +197,8 @@ function aiSdk(name: 'ai' | 'ai-v7', telemetry = false) {
     const execute = tools.lookup.execute;
     const tracer = provider.getTracer('floor');
     const floors = {
-      span: floorExecute(tracer, 'lookup', execute, 'span'),
-      'span+metric': floorExecute(tracer, 'lookup', execute, 'span+metric'),
+      span: floorCall(tracer, 'lookup', 'span'),
+      'span+metric': floorCall(tracer, 'lookup', 'span+metric'),
     };
     return {
       turn: () =>
@@ -189,9 +210,15 @@ function aiSdk(name: 'ai' | 'ai-v7', telemetry = false) {
           experimental_telemetry,
         }),
       // With the AI SDK's telemetry on, its own span is the one to enrich: no floor of ours to add.
+      // AI SDK 7 reaches a tool's execution only through a telemetry integration, whose events the
+      // SDK builds for each integration: its floor is the same work done from one.
       floor: telemetry
         ? undefined
-        : (kind) => (tools.lookup.execute = kind === undefined ? execute : floors[kind]),
+        : name === 'ai-v7'
+          ? floorIntegration((kind) => kind && floors[kind])
+          : (kind) =>
+              (tools.lookup.execute =
+                kind === undefined ? execute : (...args: Any[]) => floors[kind](() => execute(...args))),
     };
   };
 }
