@@ -8,7 +8,8 @@ import { batchProvider, consume, registerMeterProvider } from '../tracing';
 
 /**
  * A driver to profile, not a benchmark: runs one framework's agent turn of case 9 (bench/agent-loops.ts)
- * in a loop, without the package or with the register's set-up, and writes a CPU profile of
+ * in a loop, without the package, with the register's set-up or through the hand-written floor
+ * (`floor`, the AI SDK loops), and writes a CPU profile of
  * PROFILE_SECONDS (default 10) of turns taken after PROFILE_WARMUP seconds of them (default 12: past
  * the instrumentation's one-off set-up check 10 s after it starts, and the start-up's module
  * loading), so that two profiles can be compared by where their time goes
@@ -35,9 +36,11 @@ async function main(): Promise<void> {
   );
   const instrumentation = new ToolInstrumentation();
   instrumentation.setTracerProvider(provider);
-  if (variant === 'without') instrumentation.disable();
+  if (variant !== 'register') instrumentation.disable();
   const server = await startFlakyServer();
   const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server), provider);
+  // `floor`: the hand-written span per call of case 9, for the loops that have one.
+  if (variant === 'floor') loop.floor!('span');
   const warmUntil = Date.now() + WARMUP * 1000;
   while (Date.now() < warmUntil) consume(await loop.turn());
   const session = new Session();
