@@ -8,7 +8,8 @@ import { batchProvider, consume, registerMeterProvider } from '../tracing';
 
 /**
  * A driver to profile, not a benchmark: runs one framework's agent turn of case 9 (bench/agent-loops.ts)
- * in a loop, without the package, with the register's set-up or through the hand-written floor
+ * in a loop, without the package, with the register's set-up, with the wrapper alone (`wrapper`)
+ * or through the hand-written floor
  * (`floor`, the AI SDK loops), and writes a CPU profile of
  * PROFILE_SECONDS (default 10) of turns taken after PROFILE_WARMUP seconds of them (default 12: past
  * the instrumentation's one-off set-up check 10 s after it starts, and the start-up's module
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   );
   const instrumentation = new ToolInstrumentation();
   instrumentation.setTracerProvider(provider);
-  if (variant !== 'register') instrumentation.disable();
+  if (variant !== 'register' && variant !== 'wrapper') instrumentation.disable();
   const server = await startFlakyServer();
   const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server), provider);
   // `floor`: the hand-written span per call of case 9, for the loops that have one.
