@@ -54,7 +54,7 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
     const integration = {
       executeTool: (event: ToolCallEvent) => executeTool(ctx, pending, event),
       onToolExecutionEnd(event: ToolEndEvent) {
-        const call = pending.take(keyOf(event.callId, event.toolCall?.toolCallId));
+        const call = pending.take(event.callId, event.toolCall?.toolCallId);
         if (!call) return;
         const output = event.toolOutput;
         // The error as `execute` rejected with it: telemetry that hides outputs (`recordOutputs:
@@ -97,22 +97,26 @@ interface PendingCall {
 }
 
 /**
- * The calls awaiting their `onToolExecutionEnd`, by call. A call whose event never comes (a
- * release or a code path that sends none) is settled from how `execute` ended, by one sweep after
- * the tick: the sweep holds the map, never a call, so a loop that does not yield to the event loop
- * (a scripted model's turns) keeps no ended call alive.
+ * The calls awaiting their `onToolExecutionEnd`, by the SDK's call id (one `generateText` or
+ * `streamText`) and the tool call's id, the SDK's own strings as keys. A call whose event never
+ * comes (a release or a code path that sends none) is settled from how `execute` ended, by one
+ * sweep after the tick: the sweep holds the maps, never a call, so a loop that does not yield to
+ * the event loop (a scripted model's turns) keeps no ended call alive.
  */
 class PendingCalls {
-  private readonly calls = new Map<string, PendingCall>();
+  private readonly calls = new Map<unknown, Map<unknown, PendingCall>>();
   private sweepScheduled = false;
 
-  add(key: string, call: PendingCall): void {
-    this.calls.set(key, call);
+  add(callId: unknown, toolCallId: unknown, call: PendingCall): void {
+    let ofCall = this.calls.get(callId);
+    if (ofCall === undefined) this.calls.set(callId, (ofCall = new Map()));
+    ofCall.set(toolCallId, call);
   }
 
-  take(key: string): PendingCall | undefined {
-    const call = this.calls.get(key);
-    this.calls.delete(key);
+  take(callId: unknown, toolCallId: unknown): PendingCall | undefined {
+    const ofCall = this.calls.get(callId);
+    const call = ofCall?.get(toolCallId);
+    if (call !== undefined) this.forget(callId, ofCall!, toolCallId);
     return call;
   }
 
@@ -122,12 +126,19 @@ class PendingCalls {
     this.sweepScheduled = true;
     setImmediate(() => {
       this.sweepScheduled = false;
-      for (const [key, call] of this.calls) {
-        if (call.ran === undefined) continue;
-        this.calls.delete(key);
-        settleFromRun(call);
+      for (const [callId, ofCall] of this.calls) {
+        for (const [toolCallId, call] of ofCall) {
+          if (call.ran === undefined) continue;
+          this.forget(callId, ofCall, toolCallId);
+          settleFromRun(call);
+        }
       }
     });
+  }
+
+  private forget(callId: unknown, ofCall: Map<unknown, PendingCall>, toolCallId: unknown): void {
+    ofCall.delete(toolCallId);
+    if (ofCall.size === 0) this.calls.delete(callId);
   }
 }
 
@@ -139,7 +150,6 @@ function settleFromRun(call: PendingCall): void {
 function executeTool(ctx: AdapterContext, pending: PendingCalls, event: ToolCallEvent) {
   const { toolCall, execute } = event;
   if (!ctx.isEnabled() || typeof toolCall?.toolName !== 'string') return execute();
-  const key = keyOf(event.callId, event.toolCallId);
   return ctx.traceToolCall(
     {
       name: toolCall.toolName,
@@ -149,7 +159,7 @@ function executeTool(ctx: AdapterContext, pending: PendingCalls, event: ToolCall
     },
     (report) => {
       const call: PendingCall = { report };
-      pending.add(key, call);
+      pending.add(event.callId, event.toolCallId, call);
       const run = execute();
       // Reacting first, before the SDK's own `await`: known by the time its event comes.
       run.then(
@@ -162,8 +172,4 @@ function executeTool(ctx: AdapterContext, pending: PendingCalls, event: ToolCall
     // `@ai-sdk/otel` ends its span; `execute` itself resolves to nothing.
     { outcome: 'reported' },
   );
-}
-
-function keyOf(callId: unknown, toolCallId: unknown): string {
-  return `${String(callId)}\u0000${String(toolCallId)}`;
 }
