@@ -163,7 +163,9 @@ describe('AI SDK v7 adapter (generateText with MockLanguageModelV3, with and wit
           expect(bed.tracing.exporter.getFinishedSpans().map((span) => span.name)).to.deep.equal(
             Array.from({ length: 20 }, () => 'execute_tool instant'),
           );
-          expect(queued, 'immediates queued by 20 turns').to.be.at.most(1);
+          // One per call (20) was the defect; the sweep is one. The rest of the process (an exporter,
+          // a socket closing) may have one of its own queued at that moment, so allow a few.
+          expect(queued, 'immediates queued by 20 turns').to.be.at.most(3);
         });
 
         it('ends the span from how execute ended when the telemetry hides outputs (recordOutputs: false)', async () => {
