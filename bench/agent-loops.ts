@@ -28,9 +28,11 @@ const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, Too
  *   previous one is that piece's cost: the wrapper alone (ToolInstrumentation, its spans going
  *   straight to the batch processor), + ToolErrorSpanProcessor, + RedactingSpanProcessor, and
  *   + ToolMetricsSpanProcessor with a global MeterProvider, which is the register's whole chain.
- * - for the AI SDK with its telemetry off, the floors (`Floor`): a hand-written span per call, and
- *   that plus a duration histogram, which any instrumentation making the package's span and metric
- *   pays; the distance from them to the register's row is what the package adds beyond its promises.
+ * - for the AI SDK with its telemetry off, LangGraph and OpenAI Agents, the floors (`Floor`): a
+ *   hand-written span per call, and that plus a duration histogram, which any instrumentation
+ *   making the package's span and metric pays; the distance from them to the register's row is
+ *   what the package adds beyond its promises. (The tool's function is called through one
+ *   indirection in every variant of those two, so that the floor can be switched in.)
  * The AI SDK 6 loop runs twice: with the SDK's own telemetry off (ours makes the tool spans) and on
  * (ours enriches the SDK's `ai.toolCall` spans).
  * One tracer provider serves every variant; the variant picks its processor chain (`Chain`), so
@@ -136,6 +138,31 @@ function floorIntegration(
   };
 }
 
+/** Both floors for the `lookup` tool, their spans to `provider`. */
+function floorsOf(provider: Provider): Record<Floor, (run: () => Promise<unknown>) => Promise<unknown>> {
+  const tracer = provider.getTracer('floor');
+  return {
+    span: floorCall(tracer, 'lookup', 'span'),
+    'span+metric': floorCall(tracer, 'lookup', 'span+metric'),
+  };
+}
+
+/**
+ * The floors for a loop whose tool calls `work` (the tool's own code, the framework around it
+ * untouched): `floor(kind)` runs it through `floorCall`, `floor(undefined)` directly again.
+ */
+function switchableTool(
+  provider: Provider,
+  work: (...args: Any[]) => Promise<unknown>,
+): { execute: (...args: Any[]) => Promise<unknown>; floor: (kind: Floor | undefined) => void } {
+  const floors = floorsOf(provider);
+  let current = work;
+  return {
+    execute: (...args) => current(...args),
+    floor: (kind) => (current = kind === undefined ? work : (...args) => floors[kind](() => work(...args))),
+  };
+}
+
 function floorHistogram() {
   return registerMeterProvider().getMeter('floor').createHistogram('floor.execute_tool.duration');
 }
@@ -195,11 +222,7 @@ function aiSdk(name: 'ai' | 'ai-v7', telemetry = false) {
       ? { isEnabled: true, tracer: provider.getTracer('ai') }
       : undefined;
     const execute = tools.lookup.execute;
-    const tracer = provider.getTracer('floor');
-    const floors = {
-      span: floorCall(tracer, 'lookup', 'span'),
-      'span+metric': floorCall(tracer, 'lookup', 'span+metric'),
-    };
+    const floors = floorsOf(provider);
     return {
       turn: () =>
         ai.generateText({
@@ -254,7 +277,7 @@ const openLlmetryMcp: Peer = {
   },
 };
 
-async function langgraph(errors: Record<'503' | '429', Error>): Promise<Loop> {
+async function langgraph(errors: Record<'503' | '429', Error>, provider: Provider): Promise<Loop> {
   const { createReactAgent } = load('@langchain/langgraph/prebuilt');
   const { BaseChatModel } = load('@langchain/core/language_models/chat_models');
   const { AIMessage } = load('@langchain/core/messages');
@@ -283,24 +306,29 @@ async function langgraph(errors: Record<'503' | '429', Error>): Promise<Loop> {
       return { generations: [{ text: '', message }] };
     }
   }
-  const lookupTool = tool(async ({ id }: { id: number }) => JSON.stringify(lookup(errors, id)), {
+  const work = switchableTool(provider, async ({ id }: { id: number }) => JSON.stringify(lookup(errors, id)));
+  const lookupTool = tool(work.execute, {
     name: 'lookup',
     description: 'Looks a record up by id',
     schema: z.object({ id: z.number() }),
   });
   const agent = createReactAgent({ llm: new (ScriptedChatModel as Any)({}), tools: [lookupTool] });
-  return { turn: () => agent.invoke({ messages: [{ role: 'user', content: 'look up' }] }) };
+  return {
+    turn: () => agent.invoke({ messages: [{ role: 'user', content: 'look up' }] }),
+    floor: work.floor,
+  };
 }
 
-async function openaiAgents(errors: Record<'503' | '429', Error>): Promise<Loop> {
+async function openaiAgents(errors: Record<'503' | '429', Error>, provider: Provider): Promise<Loop> {
   const agents = load('@openai/agents-core');
   const { ScriptedModel, functionCall, assistantMessage } = load('@openai/agents-core/testing');
   agents.setTracingDisabled(true);
+  const work = switchableTool(provider, async ({ id }: { id: number }) => JSON.stringify(lookup(errors, id)));
   const lookupTool = agents.tool({
     name: 'lookup',
     description: 'Looks a record up by id',
     parameters: z.object({ id: z.number() }),
-    execute: async ({ id }: { id: number }) => JSON.stringify(lookup(errors, id)),
+    execute: work.execute,
   });
   const runner = new agents.Runner({ tracingDisabled: true });
   return {
@@ -314,6 +342,7 @@ async function openaiAgents(errors: Record<'503' | '429', Error>): Promise<Loop>
       const agent = new agents.Agent({ name: 'bench', instructions: 'look up', model, tools: [lookupTool] });
       return runner.run(agent, 'look up');
     },
+    floor: work.floor,
   };
 }
 

@@ -45,6 +45,9 @@ interface Attempt {
 
 const ATTEMPT_KEY = createContextKey('otel-tool-errors.openai-agents.attempt');
 
+/** The call ids one `executeFunctionToolCalls` handed to `invokeFunctionTool`. */
+const INVOKED_KEY = createContextKey('otel-tool-errors.openai-agents.invoked');
+
 /**
  * Tools made by the patched `tool()`: their `execute` reports when it runs, to whichever
  * instance's `invokeFunctionTool` wrapper owns the call (through ATTEMPT_KEY), so this is a fact
@@ -115,6 +118,7 @@ function wrapInvokeFunctionTool(ctx: AdapterContext, original: AnyFunction): Any
   return function invokeFunctionTool(this: unknown, ...args: unknown[]) {
     const { tool, input, details } = (args[0] ?? {}) as InvokeArgs;
     if (typeof tool?.name !== 'string') return original.apply(this, args);
+    (context.active().getValue(INVOKED_KEY) as Set<unknown> | undefined)?.add(details?.toolCall?.callId);
     const attempt: Attempt = { executed: false };
     const reportsExecution = toolsWithNotedExecute.has(tool);
     return ctx.traceToolCall(
@@ -191,23 +195,33 @@ interface FunctionResultLike {
 
 /**
  * `executeFunctionToolCalls(agent, toolRuns, runner, state, ...)`: the calls it did not run, a span
- * each. The run context says which were rejected before the call; the results say which wait.
+ * each. The results say which wait for approval; of the others that never reached
+ * `invokeFunctionTool`, the run context says which were rejected (the SDK keeps a rejection once
+ * recorded). It is asked only for those: from 0.20 a question with a plain tool name costs the SDK a
+ * thrown `SyntaxError` (about 9 µs a call when asked for every call).
  */
 function wrapExecuteFunctionToolCalls(ctx: AdapterContext, original: AnyFunction): AnyFunction {
   return function executeFunctionToolCalls(this: unknown, ...args: unknown[]) {
-    const result = original.apply(this, args) as unknown;
-    try {
-      const toolRuns = Array.isArray(args[1]) ? (args[1] as ToolRunLike[]) : [];
-      const rejected = new Set(toolRuns.filter((run) => isRejected(args[3] as RunStateLike, run)));
-      if (toolRuns.length > 0 && result instanceof Promise) {
-        const parent = context.active();
-        result.then(
-          (results: unknown) => context.with(parent, () => traceUndecided(ctx, toolRuns, rejected, results)),
-          () => undefined,
-        );
-      }
-    } catch {
-      // A runner shape we do not know: its calls get only their own spans.
+    const toolRuns = Array.isArray(args[1]) ? (args[1] as ToolRunLike[]) : [];
+    if (toolRuns.length === 0) return original.apply(this, args);
+    const invoked = new Set<unknown>();
+    const parent = context.active();
+    const result = context.with(parent.setValue(INVOKED_KEY, invoked), () =>
+      original.apply(this, args),
+    ) as unknown;
+    if (result instanceof Promise) {
+      result.then(
+        (results: unknown) => {
+          try {
+            context.with(parent, () =>
+              traceUndecided(ctx, toolRuns, args[3] as RunStateLike, invoked, results),
+            );
+          } catch {
+            // A runner or run context shape we do not know: its calls get only their own spans.
+          }
+        },
+        () => undefined,
+      );
     }
     return result;
   };
@@ -225,7 +239,8 @@ function isRejected(state: RunStateLike | undefined, run: ToolRunLike): boolean 
 function traceUndecided(
   ctx: AdapterContext,
   toolRuns: ToolRunLike[],
-  rejected: Set<ToolRunLike>,
+  state: RunStateLike | undefined,
+  invoked: Set<unknown>,
   results: unknown,
 ): void {
   if (!Array.isArray(results)) return;
@@ -235,7 +250,12 @@ function traceUndecided(
   for (const run of toolRuns) {
     const result = byCallId.get(run.toolCall?.callId);
     if (typeof run.tool?.name !== 'string' || result === undefined) continue;
-    const halt = result.type === 'function_approval' ? 'paused' : rejected.has(run) ? 'denied' : undefined;
+    const halt =
+      result.type === 'function_approval'
+        ? 'paused'
+        : !invoked.has(run.toolCall?.callId) && isRejected(state, run)
+          ? 'denied'
+          : undefined;
     if (halt === undefined) continue;
     ctx.traceToolCall(
       {
