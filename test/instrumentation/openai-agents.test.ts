@@ -258,6 +258,26 @@ describe('OpenAI Agents adapter (@openai/agents-core Runner + ScriptedModel)', (
     expect(errorOf(span)).to.include({ type: '503', kind: 'transient', status: SpanStatusCode.ERROR });
   });
 
+  it('asks the run context about a rejection only for calls the runner did not run', async () => {
+    // From 0.20 the question, asked with a plain tool name, costs the SDK a thrown SyntaxError
+    // (5 to 9 µs); asked for every call it was the largest part of what a tool call paid.
+    const proto = agents.RunContext.prototype as unknown as { isToolApproved: (...a: unknown[]) => unknown };
+    const original = proto.isToolApproved;
+    const asked: unknown[] = [];
+    proto.isToolApproved = function (this: unknown, approval: unknown, ...rest: unknown[]) {
+      // The runner's own questions name the agent; the adapter's do not.
+      if (!(approval as { agent?: unknown }).agent) asked.push(approval);
+      return original.call(this, approval, ...rest);
+    };
+    try {
+      const { span } = await runToolCall(fetchPath, { path: '/ok' });
+      expect(span.status.code).to.equal(SpanStatusCode.UNSET);
+    } finally {
+      proto.isToolApproved = original;
+    }
+    expect(asked, 'questions without an agent').to.deep.equal([]);
+  });
+
   it('an unknown tool fails the whole run before any tool runs: no tool span', async () => {
     const model = new testing.ScriptedModel([
       [testing.functionCall('no_such_tool', {}, { callId: 'call_x' })],
