@@ -1,4 +1,4 @@
-import type { Plugin } from 'esbuild';
+import type { Plugin, PluginBuild } from 'esbuild';
 import { EXPORTER_PACKAGES } from './src/register/exporter-packages';
 import { SHARED_PACKAGES } from './src/register/shared-packages';
 
@@ -8,11 +8,24 @@ const EXPORTER_DEPENDENCIES = /^@opentelemetry\/otlp-/;
 const exact = (names: readonly string[]) =>
   new RegExp(`^(?:${names.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
 
-/** A module that hands on what a function of the register's other file returns for `name`. */
-const fromFile = (file: string, lookup: string, name: string) => ({
-  contents: `module.exports = require(${JSON.stringify(file)}).${lookup}[${JSON.stringify(name)}]();`,
-  loader: 'js' as const,
-});
+/**
+ * Resolves `file` as the register's other file, left external, and each of `packages` to a module
+ * that hands on what that file's `lookup` table returns for it.
+ */
+function takeFromFile(
+  build: PluginBuild,
+  file: string,
+  lookup: string,
+  packages: Readonly<Record<string, unknown>>,
+): void {
+  const namespace = `from-${lookup}`;
+  build.onResolve({ filter: exact([file]) }, () => ({ path: file, external: true }));
+  build.onResolve({ filter: exact(Object.keys(packages)) }, (args) => ({ path: args.path, namespace }));
+  build.onLoad({ filter: /.*/, namespace }, (args) => ({
+    contents: `module.exports = require(${JSON.stringify(file)}).${lookup}[${JSON.stringify(args.path)}]();`,
+    loader: 'js',
+  }));
+}
 
 /**
  * For the register's SDK file: the packages of exporter-packages.ts are required from
@@ -22,14 +35,7 @@ const fromFile = (file: string, lookup: string, name: string) => ({
 export const exportersFromTheirFile: Plugin = {
   name: 'exporters-from-their-file',
   setup(build) {
-    build.onResolve({ filter: /^\.\/register-exporters\.cjs$/ }, () => ({
-      path: './register-exporters.cjs',
-      external: true,
-    }));
-    build.onResolve({ filter: exact(Object.keys(EXPORTER_PACKAGES)) }, (args) => ({
-      path: args.path,
-      namespace: 'exporters-file',
-    }));
+    takeFromFile(build, './register-exporters.cjs', 'EXPORTER_PACKAGES', EXPORTER_PACKAGES);
     build.onResolve({ filter: EXPORTER_DEPENDENCIES }, (args) => ({
       errors: [
         {
@@ -37,9 +43,6 @@ export const exportersFromTheirFile: Plugin = {
         },
       ],
     }));
-    build.onLoad({ filter: /.*/, namespace: 'exporters-file' }, (args) =>
-      fromFile('./register-exporters.cjs', 'EXPORTER_PACKAGES', args.path),
-    );
   },
 };
 
@@ -51,14 +54,7 @@ export const exportersFromTheirFile: Plugin = {
 export const sharedFromTheSdkFile: Plugin = {
   name: 'shared-from-the-sdk-file',
   setup(build) {
-    build.onResolve({ filter: /^\.\/register-sdk\.cjs$/ }, () => ({
-      path: './register-sdk.cjs',
-      external: true,
-    }));
-    build.onResolve({ filter: exact(Object.keys(SHARED_PACKAGES)) }, (args) => ({
-      path: args.path,
-      namespace: 'sdk-file',
-    }));
+    takeFromFile(build, './register-sdk.cjs', 'SHARED_PACKAGES', SHARED_PACKAGES);
     build.onResolve({ filter: /^@opentelemetry\// }, (args) =>
       args.path === '@opentelemetry/api' ||
       EXPORTER_DEPENDENCIES.test(args.path) ||
@@ -71,9 +67,6 @@ export const sharedFromTheSdkFile: Plugin = {
               },
             ],
           },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'sdk-file' }, (args) =>
-      fromFile('./register-sdk.cjs', 'SHARED_PACKAGES', args.path),
     );
   },
 };

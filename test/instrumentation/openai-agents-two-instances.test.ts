@@ -6,7 +6,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
+import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
 import type { TestTracing } from '../helpers/tracing';
 import { useTwoInstances } from '../helpers/two-instances';
 
@@ -59,11 +59,7 @@ describe('OpenAI Agents adapter: two ToolInstrumentation instances with their ow
       name: 'fetch_path',
       description: 'GETs a path on the test API',
       parameters: z.object({ path: z.string() }),
-      execute: async ({ path }) => {
-        const res = await fetch(server.url + path);
-        if (!res.ok) throw new Error(`GET ${path} failed`, { cause: res });
-        return res.text();
-      },
+      execute: ({ path }) => callApi(server.url + path),
     });
   }
 
