@@ -1,33 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { expect } from 'chai';
 import { exportersFromTheirFile, sharedFromTheSdkFile } from '../../tsup-exporters-file';
+import { bundleScratch } from '../helpers/scratch-bundle';
 
-const ROOT = join(__dirname, '..', '..');
-
-/** Bundles `source` (a file inside the repository, so that packages resolve) as the register's builds do. */
-async function bundle(source: string, plugin: Plugin): Promise<string> {
-  mkdirSync(join(ROOT, '.cache'), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, '.cache', 'exporters-file-'));
-  try {
-    writeFileSync(join(dir, 'entry.js'), source);
-    const result = await build({
-      entryPoints: [join(dir, 'entry.js')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      external: ['@opentelemetry/api'],
-      write: false,
-      logLevel: 'silent',
-      plugins: [plugin],
-    });
-    return result.outputFiles[0]!.text;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** `source` bundled as the register's builds do, with `plugin`. */
+const bundle = (source: string, plugin: Plugin) => bundleScratch(source, [plugin], ['@opentelemetry/api']);
 
 const failure = (built: Promise<string>) =>
   built.then(

@@ -1,36 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { expect } from 'chai';
 import { semconvNamesOnly, semconvNamesUsed } from '../../tsup-semconv-names';
+import { bundleScratch } from '../helpers/scratch-bundle';
 
 const ROOT = join(__dirname, '..', '..');
 const load = createRequire(join(ROOT, 'package.json'));
 const semconv = load('@opentelemetry/semantic-conventions') as Record<string, unknown>;
 
-/** A CommonJS file inside the repository (so that the package resolves), bundled as the register's SDK is. */
+/** `source` bundled as the register's SDK is, then run: its exports. */
 async function bundle(source: string): Promise<Record<string, unknown>> {
-  mkdirSync(join(ROOT, '.cache'), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, '.cache', 'semconv-names-'));
-  try {
-    writeFileSync(join(dir, 'uses.js'), source);
-    const result = await build({
-      entryPoints: [join(dir, 'uses.js')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      write: false,
-      logLevel: 'silent',
-      plugins: [semconvNamesOnly],
-    });
-    const module = { exports: {} as Record<string, unknown> };
-    new Function('module', 'exports', 'require', result.outputFiles[0]!.text)(module, module.exports, load);
-    return module.exports;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const text = await bundleScratch(source, [semconvNamesOnly]);
+  const module = { exports: {} as Record<string, unknown> };
+  new Function('module', 'exports', 'require', text)(module, module.exports, load);
+  return module.exports;
 }
 
 describe("the register's bundle: semantic conventions by name for CommonJS packages", () => {
