@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { cryptoWhenUsed } from './tsup-crypto-when-used';
 import { exportersFromTheirFile, sharedFromTheSdkFile } from './tsup-exporters-file';
 import { semconvNamesOnly } from './tsup-semconv-names';
 
@@ -36,7 +37,7 @@ export const REGISTER_SDK: Options = {
     options.mainFields = ['module', 'main'];
   },
   // The packages with no ES module build get only the semantic conventions they read.
-  esbuildPlugins: [semconvNamesOnly, exportersFromTheirFile],
+  esbuildPlugins: [semconvNamesOnly, exportersFromTheirFile, cryptoWhenUsed],
 };
 
 /**

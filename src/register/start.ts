@@ -1,5 +1,6 @@
 import { watchForAnotherProvider } from './another-provider';
 import { loadPackage } from './load';
+import { loadRequireHookWithoutDebug } from './require-hook-without-debug';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
 import { warnUser } from './stderr';
@@ -50,6 +51,7 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     }
     holder[STARTED_KEY] = true;
 
+    loadRequireHookWithoutDebug();
     // Loaded here, not imported, so that a disabled or refused start loads no SDK package.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const { startTelemetry } = require('./telemetry') as typeof import('./telemetry');

@@ -427,6 +427,30 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(JSON.parse(result.stdout)).to.deep.equal([]);
   });
 
+  it("a start loads neither require-in-the-middle's logger (debug) nor crypto; the app's debug is its own", async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'start-up-modules.cjs',
+      env: {},
+    });
+    expect(result.code).to.equal(0);
+    expect(JSON.parse(result.stdout)).to.deep.equal({ debug: false, requireHook: true, crypto: false });
+    // Off a terminal, debug starts each line with the time.
+    expect(result.stderr).to.match(/^\S+Z start-up-fixture the app logs through its own debug\n$/);
+  });
+
+  it('DEBUG naming require-in-the-middle: its lines print, as they do without the register', async () => {
+    const result = await run({
+      nodeArgs: ['--require', registerCjs],
+      script: 'start-up-modules.cjs',
+      env: { DEBUG: 'require-in-the-middle' },
+    });
+    expect(result.code).to.equal(0);
+    expect(JSON.parse(result.stdout)).to.include({ debug: true, requireHook: true });
+    expect(result.stderr).to.match(/^\S+Z require-in-the-middle registering require hook\n/);
+    expect(result.stderr).to.include('start-up-fixture the app logs through its own debug');
+  });
+
   it('a start reads no exporter code: the OTLP exporter (http/protobuf, the default) comes from its own file at the first export', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],

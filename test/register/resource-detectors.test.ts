@@ -60,6 +60,15 @@ describe('OTEL_NODE_RESOURCE_DETECTORS under the register', function () {
     expect(resource).to.not.have.property('process.pid');
   });
 
+  it('serviceinstance,env: a random service.instance.id (crypto, required when the detector runs)', async () => {
+    const { resource, stderr } = await resourceWith({ OTEL_NODE_RESOURCE_DETECTORS: 'serviceinstance,env' });
+    expect(stderr).to.equal('');
+    expect(resource['service.instance.id']).to.match(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(resource).to.include({ 'service.name': 'detectors-test' });
+  });
+
   it('container: the container id read from the cgroup file', async () => {
     const { resource, stderr } = await resourceWith(
       { OTEL_NODE_RESOURCE_DETECTORS: 'container,env', CGROUP_FILE: join(FIXTURES, 'cgroup-v1') },
