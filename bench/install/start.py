@@ -6,19 +6,31 @@ The commands run one after another, RUNS rounds, each round in a rotated order, 
 that comes and goes lands on all of them. Each process is waited for with os.wait4, which gives
 its own resource usage (microsecond CPU times, peak RSS) and nothing of this script's. Prints a
 Markdown table of medians and of the ratio to the baseline measured in the same round.
+
+Then, on Linux, a second table of resident memory by kind at exit (MEMORY_ROUNDS rounds, 5 by
+default): every command runs once more per round with memory-at-exit.cjs preloaded (into all of
+them alike), which reads /proc/self/smaps_rollup. Peak RSS counts the pages of the node binary a
+process ran, which all node processes share through the page cache; anonymous memory is the
+process's own.
 Standard library only: it needs no virtual environment.
 """
+import json
 import os
 import shlex
 import statistics
 import sys
+import tempfile
 import time
 
+MEMORY_AT_EXIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "memory-at-exit.cjs")
 
-def run(argv):
+
+def run(argv, env=None):
     started = time.perf_counter()
     pid = os.fork()
     if pid == 0:
+        if env:
+            os.environ.update(env)
         devnull = os.open(os.devnull, os.O_RDWR)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
@@ -57,6 +69,43 @@ def main():
             f"| {ratio[0]:.2f}× | {ratio[1]:.2f}× | {added:+.1f} |"
         )
     print(f"\n{runs} rounds; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if os.path.exists("/proc/self/smaps_rollup"):
+        memory_by_kind(commands, int(os.environ.get("MEMORY_ROUNDS", "5")))
+
+
+def with_memory_preload(argv):
+    """argv with memory-at-exit.cjs preloaded into its node (the first word that is `node`)."""
+    at = argv.index("node") + 1
+    return argv[:at] + ["--require", MEMORY_AT_EXIT] + argv[at:]
+
+
+def memory_by_kind(commands, rounds):
+    samples = {label: [] for label, _ in commands}
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "memory.json")
+        for round_ in range(rounds):
+            order = commands[round_ % len(commands):] + commands[:round_ % len(commands)]
+            for label, command in order:
+                run(with_memory_preload(shlex.split(command)), {"MEMORY_AT_EXIT": out})
+                with open(out) as f:
+                    samples[label].append(json.load(f))
+    base = samples[commands[0][0]]
+    print("\n| command | RSS at exit MiB | anonymous MiB | file-backed MiB | anonymous added | file-backed added |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, _ in commands:
+        rows = samples[label]
+        mib = lambda row, key: row[key] / 1024
+        file_backed = lambda row: (row["rss"] - row["anonymous"]) / 1024
+        rss = statistics.median(mib(row, "rss") for row in rows)
+        anonymous = statistics.median(mib(row, "anonymous") for row in rows)
+        files = statistics.median(file_backed(row) for row in rows)
+        anonymous_added = statistics.median(mib(row, "anonymous") - mib(b, "anonymous") for row, b in zip(rows, base))
+        files_added = statistics.median(file_backed(row) - file_backed(b) for row, b in zip(rows, base))
+        print(
+            f"| {label} | {rss:.1f} | {anonymous:.1f} | {files:.1f} "
+            f"| {anonymous_added:+.1f} | {files_added:+.1f} |"
+        )
+    print(f"\n{rounds} rounds, memory-at-exit.cjs preloaded into every command")
 
 
 main()
