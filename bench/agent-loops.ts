@@ -85,7 +85,7 @@ interface Loop {
  * that and the duration recorded in a histogram with the call's tool name and error type, as
  * `gen_ai.execute_tool.duration` is. The rows against them say what the package adds beyond them.
  */
-type Floor = 'span' | 'span+metric';
+export type Floor = 'span' | 'span+metric';
 
 /** The floor's work around one call: `run` inside a span of its own, timed when `kind` asks. */
 function floorCall(

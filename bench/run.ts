@@ -17,14 +17,18 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   peers: () => import('./peers'),
   'ai-sdk-step': () => import('./ai-sdk-step'),
   'agent-loops': () => import('./agent-loops'),
+  'agent-loops-processes': () => import('./agent-loops-processes'),
   classifier: () => import('./classifier'),
   redactor: () => import('./redactor'),
   scale: () => import('./scale'),
   'recursion-depth': () => import('./recursion-depth'),
 };
 
-/** Cases that need their part named (`wrapper-revision:<git revision>`): not in the default run. */
-const NAMED_ONLY = new Set(['wrapper-revision']);
+/**
+ * Cases not in the default run: those that need their part named (`wrapper-revision:<git
+ * revision>`), and the long ones (`agent-loops-processes`, a few minutes a framework).
+ */
+const NAMED_ONLY = new Set(['wrapper-revision', 'agent-loops-processes']);
 
 function machine(): string {
   const load = loadavg()

@@ -1,10 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { dirname } from 'node:path';
-import { loadPackage } from '../subject';
-import { FRAMEWORKS, upstreamErrors } from '../agent-loops';
-import { startFlakyServer } from '../../test/helpers/flaky-server';
-import { batchProvider, consume, registerMeterProvider } from '../tracing';
+import { startLoopVariant, type LoopVariant } from '../agent-loop-variant';
+import { consume } from '../tracing';
 
 /**
  * A driver to profile, not a benchmark: runs one framework's agent turn of case 9 (bench/agent-loops.ts)
@@ -27,21 +25,8 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const WARMUP = Number(process.env.PROFILE_WARMUP ?? 12);
 
 async function main(): Promise<void> {
-  const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, ToolMetricsSpanProcessor } =
-    loadPackage();
-  registerMeterProvider();
-  const { provider } = batchProvider(
-    variant === 'register'
-      ? [new RedactingSpanProcessor(), new ToolErrorSpanProcessor(), new ToolMetricsSpanProcessor()]
-      : [],
-  );
-  const instrumentation = new ToolInstrumentation();
-  instrumentation.setTracerProvider(provider);
-  if (variant !== 'register' && variant !== 'wrapper') instrumentation.disable();
-  const server = await startFlakyServer();
-  const loop = await FRAMEWORKS[framework]!.loop(await upstreamErrors(server), provider);
   // `floor`: the hand-written span per call of case 9, for the loops that have one.
-  if (variant === 'floor') loop.floor!('span');
+  const loop = await startLoopVariant(framework, variant === 'floor' ? 'span' : (variant as LoopVariant));
   const warmUntil = Date.now() + WARMUP * 1000;
   while (Date.now() < warmUntil) consume(await loop.turn());
   const session = new Session();
@@ -66,8 +51,7 @@ async function main(): Promise<void> {
   console.log(
     `${framework} ${variant}: ${turns * 10} tool calls (${turns} turns), ${((cpu.user + cpu.system) / turns / 10) | 0} µs CPU per tool call; profile in ${out}`,
   );
-  await loop.close?.();
-  await server.close();
+  await loop.close();
   process.exit(0);
 }
 
