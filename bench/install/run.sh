@@ -5,7 +5,10 @@
 # (whole processes, bench/install/start.py), and the time from a script's last line to its exit per collector state.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-WORK="$ROOT/.cache/bench-install"
+# Outside the repository: an app under it would resolve packages from the repository's own
+# node_modules (every framework the tests drive), and the register would find, for one, the MCP SDK
+# there and resolve its CommonJS build at start, which an empty app does not.
+WORK="${TMPDIR:-/tmp}/otel-tool-errors-bench-install"
 AUTO_VERSION=0.81.2
 rm -rf "$WORK/app" "$WORK"/*.tgz && mkdir -p "$WORK/app" "$WORK/auto"
 
