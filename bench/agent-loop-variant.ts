@@ -1,7 +1,7 @@
 import { loadPackage } from './subject';
-import { FRAMEWORKS, upstreamErrors, type Floor } from './agent-loops';
+import { FRAMEWORKS, TOOL_CALLS, upstreamErrors, type Floor } from './agent-loops';
 import { startFlakyServer } from '../test/helpers/flaky-server';
-import { batchProvider, registerMeterProvider } from './tracing';
+import { batchProvider, consume, registerMeterProvider } from './tracing';
 
 /**
  * How one process runs case 9's loop: without the package, with the wrapper alone, with the
@@ -46,4 +46,25 @@ export async function startLoopVariant(
       await server.close();
     },
   };
+}
+
+type Turns = () => Promise<unknown>;
+
+/** Runs turns for `ms` milliseconds, untimed: the JIT and the caches settle. */
+export async function warmUp(turn: Turns, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) consume(await turn());
+}
+
+/** Runs turns for `ms` milliseconds: the tool calls made and this process's CPU time for them. */
+export async function timeTurns(turn: Turns, ms: number): Promise<{ calls: number; cpuMicros: number }> {
+  let turns = 0;
+  const cpuStart = process.cpuUsage();
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    consume(await turn());
+    turns++;
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return { calls: turns * TOOL_CALLS, cpuMicros: cpu.user + cpu.system };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FRAMEWORKS } from './agent-loops';
 import type { LoopVariant } from './agent-loop-variant';
-import { settings, type Row } from './harness';
+import { formatNs, rowsAgainst, settings, type Measurements, type Row } from './harness';
 
 const execFileAsync = promisify(execFile);
 
@@ -18,7 +18,7 @@ const execFileAsync = promisify(execFile);
  * a framework at 7 rounds).
  */
 const VARIANTS: [LoopVariant, string][] = [
-  ['without', 'without otel-tool-errors, a process of its own (baseline)'],
+  ['without', 'without otel-tool-errors, a process of its own'],
   ['span+metric', 'floor: a hand-written span + a duration histogram record per call, a process of its own'],
   ['register', 'with otel-tool-errors as the register sets it up, a process of its own'],
 ];
@@ -40,36 +40,23 @@ async function microsPerCall(framework: string, variant: LoopVariant): Promise<n
   return cpuMicros / calls;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function framework(name: string): Promise<Row[]> {
-  const samples = new Map<LoopVariant, number[]>(VARIANTS.map(([variant]) => [variant, []]));
+  // One sample a process: no spread within it, so the rows give the range over processes instead.
+  const samples: Measurements = new Map(VARIANTS.map(([, label]) => [label, []]));
   for (let round = 0; round < settings.rounds; round++) {
     const order = [...VARIANTS.slice(round % VARIANTS.length), ...VARIANTS.slice(0, round % VARIANTS.length)];
-    for (const [variant] of order) samples.get(variant)!.push(await microsPerCall(name, variant));
+    for (const [variant, label] of order) {
+      const nsPerOp = (await microsPerCall(name, variant)) * 1000;
+      samples.get(label)!.push({ nsPerOp, rme: 0, p99NsPerOp: nsPerOp });
+    }
   }
-  const base = samples.get('without')!;
   const caseName = `9b agent loop: ${FRAMEWORKS[name]!.label}, one process per variant (per tool call)`;
-  return VARIANTS.map(([variant, label]) => {
-    const values = samples.get(variant)!;
-    const ratios = values.map((value, i) => value / base[i]!);
-    const added = values.map((value, i) => value - base[i]!);
-    const isBase = variant === 'without';
+  const variants = VARIANTS.map(([, label]) => ({ name: label }));
+  return rowsAgainst(caseName, samples, VARIANTS[0]![1], variants).map((row, i) => {
+    const values = samples.get(VARIANTS[i]![1])!.map((sample) => sample.nsPerOp);
     return {
-      case: caseName,
-      variant: label,
-      value: `${median(values).toFixed(1)} µs`,
-      spread: `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)} µs over ${values.length} processes`,
-      ratio: isBase
-        ? '1'
-        : `${median(ratios).toFixed(2)}× [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}]`,
-      added: isBase ? '' : `${median(added) >= 0 ? '+' : ''}${median(added).toFixed(1)} µs`,
-      target: '',
-      verdict: '',
+      ...row,
+      spread: `${formatNs(Math.min(...values))}–${formatNs(Math.max(...values))} over ${values.length} processes`,
     };
   });
 }

@@ -43,7 +43,7 @@ const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolInstrumentation, Too
  * (bench/agent-loops-child.ts); `agent-loops:<framework>` runs one, in this process.
  */
 
-const TOOL_CALLS = 10;
+export const TOOL_CALLS = 10;
 /** Turns per sample: a turn takes milliseconds. */
 const TURNS = 2;
 const load = createRequire(__filename);

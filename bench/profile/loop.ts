@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { dirname } from 'node:path';
-import { startLoopVariant, type LoopVariant } from '../agent-loop-variant';
-import { consume } from '../tracing';
+import { startLoopVariant, timeTurns, warmUp, type LoopVariant } from '../agent-loop-variant';
 
 /**
  * A driver to profile, not a benchmark: runs one framework's agent turn of case 9 (bench/agent-loops.ts)
@@ -27,8 +26,7 @@ const WARMUP = Number(process.env.PROFILE_WARMUP ?? 12);
 async function main(): Promise<void> {
   // `floor`: the hand-written span per call of case 9, for the loops that have one.
   const loop = await startLoopVariant(framework, variant === 'floor' ? 'span' : (variant as LoopVariant));
-  const warmUntil = Date.now() + WARMUP * 1000;
-  while (Date.now() < warmUntil) consume(await loop.turn());
+  await warmUp(loop.turn, WARMUP * 1000);
   const session = new Session();
   session.connect();
   const post = (method: string) =>
@@ -37,19 +35,12 @@ async function main(): Promise<void> {
     );
   await post('Profiler.enable');
   await post('Profiler.start');
-  let turns = 0;
-  const cpuStart = process.cpuUsage();
-  const until = Date.now() + SECONDS * 1000;
-  while (Date.now() < until) {
-    consume(await loop.turn());
-    turns++;
-  }
-  const cpu = process.cpuUsage(cpuStart);
+  const { calls, cpuMicros } = await timeTurns(loop.turn, SECONDS * 1000);
   const { profile } = (await post('Profiler.stop')) as { profile: object };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(profile));
   console.log(
-    `${framework} ${variant}: ${turns * 10} tool calls (${turns} turns), ${((cpu.user + cpu.system) / turns / 10) | 0} µs CPU per tool call; profile in ${out}`,
+    `${framework} ${variant}: ${calls} tool calls, ${(cpuMicros / calls) | 0} µs CPU per tool call; profile in ${out}`,
   );
   await loop.close();
   process.exit(0);
