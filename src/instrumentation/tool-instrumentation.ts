@@ -11,6 +11,7 @@ import { checkConfig, withCaptureDefaults } from './config';
 import { checkEsmSetUpLater } from './esm-set-up';
 import { reportFrameworksLater } from './framework-report';
 import { FrameworkSupport } from './framework-support';
+import { readPackageVersionsOnce } from './package-versions-once';
 import type { ToolInstrumentationConfig } from './types';
 
 /**
@@ -37,6 +38,8 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
   }
 
   protected init(): InstrumentationNodeModuleDefinition[] {
+    // Here, not in the constructor: the base constructor enables the hooks right after init().
+    readPackageVersionsOnce(this);
     // Once per instance: getModuleDefinitions() calls init() again, and the hooks hold state.
     this.frameworkHooks ??= this.setUpFrameworks();
     this.moduleDefinitions ??= this.frameworkHooks.flatMap((hooks) => hooks.modules ?? []);

@@ -451,6 +451,25 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.stderr).to.include('start-up-fixture the app logs through its own debug');
   });
 
+  for (const setUp of ['the register', "the library in the app's own set-up"] as const) {
+    it(`loading LangGraph under ${setUp} reads @langchain/core's package.json once, not once per file`, async () => {
+      const result = await run({
+        nodeArgs: setUp === 'the register' ? ['--require', registerCjs] : [],
+        script: 'package-json-reads.cjs',
+        env: setUp === 'the register' ? {} : { LIBRARY: bed.bundles.libraryEsm },
+      });
+      expect([result.code, result.stderr]).to.deep.equal([0, '']);
+      const { coreFiles, reads } = JSON.parse(result.stdout) as {
+        coreFiles: number;
+        reads: Record<string, number>;
+      };
+      expect(coreFiles, 'files of @langchain/core loaded').to.be.greaterThan(200);
+      // Read by the instrumentation's hook (for the version its patches need), then never again.
+      expect(reads['@langchain/core/package.json']).to.equal(1);
+      expect(Math.max(...Object.values(reads)), JSON.stringify(reads)).to.equal(1);
+    });
+  }
+
   it('a start reads no exporter code: the OTLP exporter (http/protobuf, the default) comes from its own file at the first export', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],
