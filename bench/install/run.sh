@@ -60,3 +60,11 @@ python3 "$ROOT/bench/install/start.py" "${RUNS:-10}" \
 
 echo; echo '## From the last line to the exit, one span and the default exporters'
 node "$ROOT/bench/install/exit-after-last-line.mjs" "$WORK/app"
+
+echo; echo "## Loading an agent framework under the register ($(node --version)), frameworks from this repository"
+# The repository's own devDependencies, with the register the package build just made: what each
+# framework's load costs an app on top of the register's start (bench/install/framework-loads.py).
+cd "$ROOT" && python3 "$ROOT/bench/install/framework-loads.py" "${RUNS:-10}" "$ROOT/dist/register.cjs" \
+  "$WORK/auto/node_modules/@opentelemetry/auto-instrumentations-node/build/src/register.js" \
+  ai @langchain/langgraph @mastra/core @google/adk @modelcontextprotocol/sdk/client/index.js \
+  @openai/agents-core @llamaindex/workflow @anthropic-ai/claude-agent-sdk

@@ -108,4 +108,5 @@ def memory_by_kind(commands, rounds):
     print(f"\n{rounds} rounds, memory-at-exit.cjs preloaded into every command")
 
 
-main()
+if __name__ == "__main__":
+    main()
