@@ -5,10 +5,10 @@ interface ReadsPackageVersions {
 
 /**
  * OpenTelemetry's InstrumentationBase reads and parses a package's package.json on every file of
- * that package the app loads, before it looks for a patch of that file. A hooked package of many
- * files makes that the largest cost of a start: loading LangGraph reads @langchain/core's 100 KB
- * package.json about 250 times (BENCHMARKS.md, 110 ms of CPU and 26 MiB). An installed package's
- * version does not change while the process runs, so each folder's is read once.
+ * that package the app loads, before it looks for a patch of that file: loading LangGraph read
+ * @langchain/core's package.json 248 times (about 30 ms of CPU and 8 MiB on Node 22,
+ * BENCHMARKS.md). An installed package's version does not change while the process runs, so each
+ * folder's is read once.
  */
 export function readPackageVersionsOnce(instrumentation: object): void {
   const target = instrumentation as ReadsPackageVersions;
