@@ -2,11 +2,31 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
+import { HTTPClient } from '@mistralai/mistralai/lib/http.js';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { corpusEnv, corpusSuite, httpCases } from './corpus';
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
+
+/**
+ * Mistral's client passes its timeout to `fetch` inside a `Request`, and Node's fetch then follows
+ * that signal through AbortControllers it holds only weakly: a GC during the wait loses the abort,
+ * and the call hangs for good (Node 20 to 26; it timed the whole suite out once). This fetcher
+ * gives `fetch` the request's parts and a timeout signal of its own, which rejects the fetch with
+ * the same `TimeoutError` Mistral's own signal would.
+ */
+function fetchTimingOut(timeoutMs: number) {
+  return async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!(input instanceof Request)) return fetch(input, init);
+    return fetch(input.url, {
+      method: input.method,
+      headers: input.headers,
+      body: await input.text(),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  };
+}
 
 /** OpenAI's error body (Groq sends the same shape). */
 const openAiBody = (status: number) => ({
@@ -112,6 +132,8 @@ describe('classifier corpus: model providers', () => {
             serverURL: url,
             retryConfig: { strategy: 'none' },
             timeoutMs,
+            httpClient:
+              timeoutMs === undefined ? undefined : new HTTPClient({ fetcher: fetchTimingOut(timeoutMs) }),
           }).chat.complete({
             model: 'mistral-small-latest',
             messages,
