@@ -15,7 +15,7 @@ import statistics
 import sys
 import tempfile
 
-from start import run
+from start import sample
 
 EXPORTERS_OFF = {"OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none", "OTEL_LOGS_EXPORTER": "none"}
 
@@ -23,7 +23,7 @@ EXPORTERS_OFF = {"OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none"
 def added(samples, base):
     cpu = statistics.median(s[1] - b[1] for s, b in zip(samples, base))
     rss = statistics.median(s[2] - b[2] for s, b in zip(samples, base))
-    return f"+{cpu:.1f} ms, {rss:+.1f} MiB"
+    return f"{cpu:+.1f} ms, {rss:+.1f} MiB"
 
 
 def main():
@@ -40,13 +40,7 @@ def main():
                 (["node", "--require", ours, *load], cached),
                 (["node", "--require", peer, *load], {**cached, **EXPORTERS_OFF}),
             ]
-            samples = [[] for _ in commands]
-            for _ in range(2):  # warm-up: disk cache, compile cache
-                for argv, env in commands:
-                    run(argv, env)
-            for round_ in range(runs):
-                for i in [(round_ + k) % len(commands) for k in range(len(commands))]:
-                    samples[i].append(run(*commands[i]))
+            samples = sample(commands, runs)
             cpu = [statistics.median(row[1] for row in rows) for rows in samples]
             print(
                 f"| {f'`{framework}`' if framework else 'nothing (`-e 0`)'} | {cpu[0]:.1f} | {cpu[1]:.1f} "

@@ -45,17 +45,24 @@ def run(argv, env=None):
     return wall * 1000, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss / 1024
 
 
+def sample(commands, runs):
+    """Each (argv, env) run twice untimed (disk cache, compile caches), then RUNS rounds, each in a
+    rotated order: a list of samples (wall ms, CPU ms, peak RSS MiB) per command."""
+    for _ in range(2):
+        for argv, env in commands:
+            run(argv, env)
+    samples = [[] for _ in commands]
+    for round_ in range(runs):
+        for i in [(round_ + k) % len(commands) for k in range(len(commands))]:
+            samples[i].append(run(*commands[i]))
+    return samples
+
+
 def main():
     runs = int(sys.argv[1])
     commands = [arg.split("=", 1) for arg in sys.argv[2:]]
-    samples = {label: [] for label, _ in commands}
-    for _ in range(2):  # warm-up: disk cache, compile caches
-        for _, command in commands:
-            run(shlex.split(command))
-    for round_ in range(runs):
-        order = commands[round_ % len(commands):] + commands[:round_ % len(commands)]
-        for label, command in order:
-            samples[label].append(run(shlex.split(command)))
+    measured = sample([(shlex.split(command), None) for _, command in commands], runs)
+    samples = {label: rows for (label, _), rows in zip(commands, measured)}
     base = samples[commands[0][0]]
     print("| command | wall ms | CPU ms | peak RSS MiB | wall ratio | CPU ratio | RSS added MiB |")
     print("|---|---:|---:|---:|---:|---:|---:|")
