@@ -1,6 +1,7 @@
 import { watchForAnotherProvider } from './another-provider';
 import { loadPackage } from './load';
 import { loadRequireHookWithoutDebug } from './require-hook-without-debug';
+import { rememberModuleResolutions } from './resolution-memo';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
 import { warnUser } from './stderr';
@@ -51,6 +52,7 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     }
     holder[STARTED_KEY] = true;
 
+    rememberModuleResolutions();
     loadRequireHookWithoutDebug();
     // Loaded here, not imported, so that a disabled or refused start loads no SDK package.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above

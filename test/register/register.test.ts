@@ -470,6 +470,30 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
   }
 
+  for (const flag of ['--require', '--import'] as const) {
+    it(`loading LangGraph under ${flag}: each resolution reaches Node's resolver once, and the same files load as without the register`, async () => {
+      const load = (nodeArgs: string[]) =>
+        run({
+          nodeArgs: ['--require', join(FIXTURES, 'resolution-counter.cjs'), ...nodeArgs],
+          script: 'load-langgraph.cjs',
+        });
+      const [plain, registered] = await Promise.all([
+        load([]),
+        load([flag, flag === '--require' ? registerCjs : registerEsm]),
+      ]);
+      for (const result of [plain, registered]) expect([result.code, result.stderr]).to.deep.equal([0, '']);
+      type Counted = { resolutions: number; repeated: [string, number][]; loaded: string[] };
+      const without = JSON.parse(plain.stdout) as Counted;
+      const under = JSON.parse(registered.stdout) as Counted;
+      expect(without.loaded.length, 'files of @langchain/* loaded').to.be.greaterThan(300);
+      expect(under.loaded).to.deep.equal(without.loaded);
+      // OpenTelemetry's require hook resolves each require again, and each new file's package: over
+      // 3,000 resolutions, some 740 requests resolved more than once, before they were remembered.
+      expect(under.repeated).to.deep.equal([]);
+      expect(under.resolutions).to.be.at.most(without.resolutions);
+    });
+  }
+
   it('a start reads no exporter code: the OTLP exporter (http/protobuf, the default) comes from its own file at the first export', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],

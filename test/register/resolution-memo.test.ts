@@ -1,0 +1,109 @@
+import Module from 'node:module';
+import { dirname, join } from 'node:path';
+import { expect } from 'chai';
+import { rememberModuleResolutions } from '../../src/register/resolution-memo';
+
+type Resolve = (request: string, parent?: object, isMain?: boolean, options?: object) => string;
+const loader = Module as unknown as {
+  _resolveFilename: Resolve;
+  _nodeModulePaths: (folder: string) => string[];
+};
+
+const specModules = new WeakSet<object>();
+
+/** A module of `folder` as far as resolving its requests goes. */
+function moduleIn(folder: string, filename = join(folder, 'app.cjs')): object {
+  const made = { id: filename, path: folder, filename, paths: loader._nodeModulePaths(folder) };
+  specModules.add(made);
+  return made;
+}
+
+/**
+ * The resolver beneath is the process's own, counted: each spec puts the counter in, remembers resolutions
+ * above it, and puts Node's resolver back.
+ */
+describe('rememberModuleResolutions', () => {
+  const nodeResolve = loader._resolveFilename;
+  let reached: [string, unknown][];
+  const here = moduleIn(__dirname);
+
+  beforeEach(() => {
+    reached = [];
+    loader._resolveFilename = function (...args: Parameters<Resolve>) {
+      // Only this spec's resolutions: chai's own lazy requires pass here too.
+      if (args[1] && specModules.has(args[1])) reached.push([args[0], this]);
+      return Reflect.apply(nodeResolve, this, args) as string;
+    };
+    rememberModuleResolutions();
+  });
+  afterEach(() => (loader._resolveFilename = nodeResolve));
+
+  it("resolves a folder's request once and answers the same filename after", () => {
+    const first = loader._resolveFilename('chai', here, false);
+    const again = [0, 1, 2].map(() => loader._resolveFilename('chai', here, undefined));
+    expect(first).to.equal(require.resolve('chai'));
+    expect(again).to.deep.equal([first, first, first]);
+    expect(reached).to.have.length(1);
+  });
+
+  it('keys by the requiring folder and by the paths a require.resolve names; a failure is not remembered', () => {
+    const fixtures = moduleIn(join(__dirname, 'fixtures'));
+    for (let i = 0; i < 2; i++) {
+      expect(loader._resolveFilename('./fixtures/agent.cjs', here)).to.equal(
+        join(__dirname, 'fixtures/agent.cjs'),
+      );
+      expect(() => loader._resolveFilename('./fixtures/agent.cjs', fixtures)).to.throw(/Cannot find module/);
+    }
+    const root = dirname(dirname(__dirname));
+    for (let i = 0; i < 2; i++) {
+      expect(loader._resolveFilename('./package.json', here, false, { paths: [root] })).to.equal(
+        join(root, 'package.json'),
+      );
+    }
+    expect(() => loader._resolveFilename('./package.json', here, false, { paths: [__dirname] })).to.throw(
+      /Cannot find module/,
+    );
+    expect(reached.map(([request]) => request)).to.deep.equal([
+      './fixtures/agent.cjs',
+      './fixtures/agent.cjs',
+      './fixtures/agent.cjs',
+      './package.json',
+      './package.json',
+    ]);
+  });
+
+  it('passes through the entry point, a module with no folder of its own, and options it does not know', () => {
+    const evalModule = { ...moduleIn(process.cwd(), join(process.cwd(), '[eval]')), path: '.' };
+    specModules.add(evalModule);
+    const calls: [string, object | undefined, boolean | undefined, object | undefined][] = [
+      ['chai', here, true, undefined],
+      ['chai', evalModule, false, undefined],
+      ['chai', here, false, { paths: [__dirname], other: 1 }],
+    ];
+    for (const [request, parent, isMain, options] of [...calls, ...calls]) {
+      expect(loader._resolveFilename(request, parent, isMain, options)).to.equal(require.resolve('chai'));
+    }
+    expect(reached).to.have.length(calls.length * 2);
+  });
+
+  it('puts itself in front once, however often the register starts', () => {
+    const remembering = loader._resolveFilename;
+    rememberModuleResolutions();
+    expect(loader._resolveFilename).to.equal(remembering);
+    loader._resolveFilename('chai', here);
+    loader._resolveFilename('chai', here);
+    expect(reached).to.have.length(1);
+  });
+
+  it('calls the resolver beneath with the same `this`, and throws what it throws', () => {
+    const other = {};
+    loader._resolveFilename.call(other, 'chai', here);
+    expect(() => loader._resolveFilename('./no-such-file', here)).to.throw(
+      /Cannot find module '\.\/no-such-file'/,
+    );
+    expect(reached).to.deep.equal([
+      ['chai', other],
+      ['./no-such-file', Module],
+    ]);
+  });
+});
