@@ -1,5 +1,6 @@
 import Module from 'node:module';
 import { isAbsolute } from 'node:path';
+import { isSet } from 'node:util/types';
 
 interface RequiringModule {
   path?: unknown;
@@ -9,8 +10,17 @@ type ResolveFilename = (
   request: string,
   parent?: RequiringModule,
   isMain?: boolean,
-  options?: { paths?: unknown },
+  options?: ResolveOptions,
 ) => string;
+
+/**
+ * `require.resolve`'s `paths`; with module hooks registered (`module.registerHooks`, which `--import`
+ * uses on Node 22.15 and later), Node passes its own resolutions the export conditions too.
+ */
+interface ResolveOptions {
+  paths?: unknown;
+  conditions?: unknown;
+}
 
 const REMEMBERING = Symbol.for('otel-tool-errors.register.resolution-memo');
 
@@ -49,13 +59,31 @@ function resolutionKey(
   request: unknown,
   parent: RequiringModule | undefined,
   isMain: unknown,
-  options: { paths?: unknown } | undefined,
+  options: ResolveOptions | undefined,
 ): string | undefined {
   if (isMain || typeof request !== 'string') return undefined;
   const folder = parent?.path;
   if (typeof folder !== 'string' || !isAbsolute(folder)) return undefined;
   if (options === undefined) return `${folder}\0${request}`;
-  const paths = options.paths;
-  if (Object.keys(options).length !== 1 || !Array.isArray(paths)) return undefined;
-  return `${folder}\0${request}\0${paths.join('\0')}`;
+  const { paths, conditions, ...other } = options;
+  if (Object.keys(other).length > 0) return undefined;
+  if (paths !== undefined && !Array.isArray(paths)) return undefined;
+  const conditionNames = conditionsKey(conditions);
+  if (conditionNames === undefined) return undefined;
+  return `${folder}\0${request}\0${paths?.join('\0') ?? ''}\0${conditionNames}`;
+}
+
+/** Node passes the same set of conditions each time (a new one only where a hook changed them). */
+const namesOfConditions = new WeakMap<object, string>();
+
+function conditionsKey(conditions: unknown): string | undefined {
+  if (conditions === undefined) return '';
+  // Node's own set has no Set in its prototype chain (a SafeSet), so `instanceof` says no.
+  if (!isSet(conditions)) return undefined;
+  let names = namesOfConditions.get(conditions);
+  if (names === undefined) {
+    names = [...(conditions as Set<unknown>)].join(',');
+    namesOfConditions.set(conditions, names);
+  }
+  return names;
 }

@@ -488,9 +488,11 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       expect(without.loaded.length, 'files of @langchain/* loaded').to.be.greaterThan(300);
       expect(under.loaded).to.deep.equal(without.loaded);
       // OpenTelemetry's require hook resolves each require again, and each new file's package: over
-      // 3,000 resolutions, some 740 requests resolved more than once, before they were remembered.
+      // 3,000 resolutions, some 370 to 740 requests resolved more than once, before they were remembered.
       expect(under.repeated).to.deep.equal([]);
-      expect(under.resolutions).to.be.at.most(without.resolutions);
+      // Under --import, Node resolves through the module hooks with its export conditions, and the
+      // require hook without: each file once each way (1,668 against 1,448 without the register).
+      if (flag === '--require') expect(under.resolutions).to.be.at.most(without.resolutions);
     });
   }
 

@@ -9,6 +9,8 @@ const loader = Module as unknown as {
   _nodeModulePaths: (folder: string) => string[];
 };
 
+// Resolved before any spec remembers: the test file's own folder is a folder the specs resolve from.
+const CHAI = require.resolve('chai');
 const specModules = new WeakSet<object>();
 
 /** A module of `folder` as far as resolving its requests goes. */
@@ -41,7 +43,7 @@ describe('rememberModuleResolutions', () => {
   it("resolves a folder's request once and answers the same filename after", () => {
     const first = loader._resolveFilename('chai', here, false);
     const again = [0, 1, 2].map(() => loader._resolveFilename('chai', here, undefined));
-    expect(first).to.equal(require.resolve('chai'));
+    expect(first).to.equal(CHAI);
     expect(again).to.deep.equal([first, first, first]);
     expect(reached).to.have.length(1);
   });
@@ -72,6 +74,20 @@ describe('rememberModuleResolutions', () => {
     ]);
   });
 
+  it('keys by the export conditions Node passes where module hooks are registered', () => {
+    const conditions = (...names: string[]) => ({ paths: undefined, conditions: new Set(names) });
+    for (const options of [
+      conditions('require', 'node'),
+      conditions('require', 'node'),
+      conditions('require', 'node', 'custom'),
+      undefined,
+    ]) {
+      expect(loader._resolveFilename('chai', here, false, options)).to.equal(CHAI);
+    }
+    // The same names in a new set are the same resolution; other names, and none, are not.
+    expect(reached).to.have.length(3);
+  });
+
   it('passes through the entry point, a module with no folder of its own, and options it does not know', () => {
     const evalModule = { ...moduleIn(process.cwd(), join(process.cwd(), '[eval]')), path: '.' };
     specModules.add(evalModule);
@@ -81,7 +97,7 @@ describe('rememberModuleResolutions', () => {
       ['chai', here, false, { paths: [__dirname], other: 1 }],
     ];
     for (const [request, parent, isMain, options] of [...calls, ...calls]) {
-      expect(loader._resolveFilename(request, parent, isMain, options)).to.equal(require.resolve('chai'));
+      expect(loader._resolveFilename(request, parent, isMain, options)).to.equal(CHAI);
     }
     expect(reached).to.have.length(calls.length * 2);
   });
