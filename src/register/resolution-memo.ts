@@ -89,7 +89,8 @@ function conditionsKey(conditions: unknown): string | undefined {
   if (!isSet(conditions)) return undefined;
   let names = namesOfConditions.get(conditions);
   if (names === undefined) {
-    names = [...(conditions as Set<unknown>)].join(',');
+    // Bracketed: an empty set is not Node's default conditions, which no options mean.
+    names = `[${[...(conditions as Set<unknown>)].join(',')}]`;
     namesOfConditions.set(conditions, names);
   }
   return names;
