@@ -2,12 +2,13 @@
 
 Usage: python3 framework-loads.py RUNS OURS PEER FRAMEWORK ...  (run where the frameworks resolve)
 
-For nothing (`-e 0`, the registers' own start) and each framework, commands that `require` it and exit, RUNS rounds in rotated order: plain
-`node`; `node` with Node's module compile cache on (NODE_COMPILE_CACHE), which our register turns
-on for the app's modules too, so that its cost is not hidden by the cache's saving; and
-`node --require OURS` and `node --require PEER` (auto-instrumentations-node's register, its
-exporters off), both with the cache on. Prints median CPU times (user + system), and each
-register's added CPU and peak RSS against the cache-on run of the same round.
+For nothing (`-e 0`, the registers' own start) and each framework, commands that `require` it
+and exit, RUNS rounds in rotated order: plain `node`; `node` with Node's module compile cache on
+(NODE_COMPILE_CACHE), which our register turns on for the app's modules too, so that its cost
+is not hidden by the cache's saving; and `node --require OURS` and `node --require PEER`
+(auto-instrumentations-node's register, its exporters off), both with the cache on. Prints median
+CPU times (user + system), and each register's added CPU and peak RSS against the cache-on run of
+the same round.
 Standard library only: it needs no virtual environment.
 """
 import os
