@@ -56,9 +56,7 @@ export const sharedFromTheSdkFile: Plugin = {
   setup(build) {
     takeFromFile(build, './register-sdk.cjs', 'SHARED_PACKAGES', SHARED_PACKAGES);
     build.onResolve({ filter: /^@opentelemetry\// }, (args) =>
-      args.path === '@opentelemetry/api' ||
-      EXPORTER_DEPENDENCIES.test(args.path) ||
-      args.path in EXPORTER_PACKAGES
+      EXPORTER_DEPENDENCIES.test(args.path) || args.path in EXPORTER_PACKAGES
         ? undefined
         : {
             errors: [

@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { apiCopyChosenAtStart } from './tsup-api-copy';
 import { cryptoWhenUsed } from './tsup-crypto-when-used';
 import { exportersFromTheirFile, sharedFromTheSdkFile } from './tsup-exporters-file';
 import { semconvNamesOnly } from './tsup-semconv-names';
@@ -12,8 +13,9 @@ const shared: Options = {
 /**
  * The register's SDK, in one file that both entry points load: the OpenTelemetry packages it
  * depends on are bundled into it, so a start reads and compiles one file (cached by Node's module
- * compile cache where Node has one) instead of about 300. What is not bundled:
- * - `@opentelemetry/api`, which the app and the register must share (one global registry);
+ * compile cache where Node has one) instead of about 300. `@opentelemetry/api` is bundled too, and run
+ * only when the installed api is the same version (src/register/api-copy.ts: the api's copies share
+ * one global registry, which takes registrations from one version only). What is not bundled:
  * - import-in-the-middle, whose loader hook and the instrumentation's `Hook` must be one module;
  * - require-in-the-middle, whose wrapper of `require` is then the frame Node sees calling a
  *   package's `require`: inside node_modules, Node's deprecation warnings for packages (DEP0040
@@ -28,8 +30,8 @@ export const REGISTER_SDK: Options = {
   ...shared,
   entry: { 'register-sdk': 'src/register/sdk.ts' },
   format: ['cjs'],
-  external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle'],
-  noExternal: [/^@opentelemetry\/(?!api$)/],
+  external: ['import-in-the-middle', 'require-in-the-middle'],
+  noExternal: [/^@opentelemetry\//],
   // The packages' ES module builds: what they import from each other is then bound directly instead
   // of through CommonJS interop, which copied every export of @opentelemetry/semantic-conventions
   // (thousands) once per importing file at each start.
@@ -37,18 +39,18 @@ export const REGISTER_SDK: Options = {
     options.mainFields = ['module', 'main'];
   },
   // The packages with no ES module build get only the semantic conventions they read.
-  esbuildPlugins: [semconvNamesOnly, exportersFromTheirFile, cryptoWhenUsed],
+  esbuildPlugins: [apiCopyChosenAtStart, semconvNamesOnly, exportersFromTheirFile, cryptoWhenUsed],
 };
 
 /**
  * The OTLP exporters and the metrics SDK (src/register/exporter-packages.ts), which the SDK file
- * requires on the first export or measurement; what they share with it (core, resources) they take
+ * requires on the first export or measurement; what they share with it (the api, core, resources) they take
  * from it (src/register/shared-packages.ts), so that each package has one copy.
  */
 export const REGISTER_EXPORTERS: Options = {
   ...REGISTER_SDK,
   entry: { 'register-exporters': 'src/register/exporter-packages.ts' },
-  external: ['@opentelemetry/api'],
+  external: [],
   esbuildPlugins: [semconvNamesOnly, sharedFromTheSdkFile],
 };
 

@@ -1,4 +1,4 @@
-import type { MeterProvider } from '@opentelemetry/api';
+import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { warnUser } from './stderr';
@@ -205,8 +205,8 @@ export function followingDelivery<E extends Exporter<any>>(
  * dropped because its queue was full (`otel.sdk.processor.span.processed` with
  * `error.type=queue_full`), counted with what `exporter` lost.
  */
-export function queueDropCounter(api: typeof import('@opentelemetry/api'), exporter: object): MeterProvider {
-  const meter = api.createNoopMeter();
+export function queueDropCounter(exporter: object): MeterProvider {
+  const meter = createNoopMeter();
   const createCounter = meter.createCounter.bind(meter);
   meter.createCounter = (name, options) => {
     if (name !== 'otel.sdk.processor.span.processed') return createCounter(name, options);

@@ -1,3 +1,4 @@
+import { TraceFlags } from '@opentelemetry/api';
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
@@ -8,7 +9,6 @@ import { warnUser } from './stderr';
 
 type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
-type Api = typeof import('@opentelemetry/api');
 type BatchConfig = NonNullable<ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1]>;
 
 type ExporterPackage = Record<string, new (config: object) => SpanExporter | PushMetricExporter>;
@@ -105,11 +105,10 @@ function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: E
  * its queue is full, so that they are counted with what its exporter lost.
  */
 function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcessor {
-  const api = loadPackage<Api>('@opentelemetry/api', 'the register');
   // The env-reading BatchSpanProcessor hands its config on to the one it extends, which takes this
   // (experimental) option although the env-reading one's type does not list it.
   const config: BatchConfig & { selfObsMeterProvider: unknown } = {
-    selfObsMeterProvider: queueDropCounter(api, exporter),
+    selfObsMeterProvider: queueDropCounter(exporter),
   };
   const processor = new sdk.BatchSpanProcessor(exporter, config);
   // Each batch export also starts an OTEL_BSP_EXPORT_TIMEOUT (30 s) timer, a handle of its own.
@@ -117,7 +116,7 @@ function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcesso
   const onEnd = processor.onEnd.bind(processor);
   processor.onEnd = (span) => {
     // The processor keeps sampled spans only.
-    if (span.spanContext().traceFlags & api.TraceFlags.SAMPLED) spanQueued(exporter);
+    if (span.spanContext().traceFlags & TraceFlags.SAMPLED) spanQueued(exporter);
     onEnd(span);
   };
   return processor;

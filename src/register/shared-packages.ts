@@ -4,6 +4,7 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- by literal name, so that the SDK file bundles them */
 export const SHARED_PACKAGES: Readonly<Record<string, () => unknown>> = {
+  '@opentelemetry/api': () => require('@opentelemetry/api'),
   '@opentelemetry/core': () => require('@opentelemetry/core'),
   '@opentelemetry/resources': () => require('@opentelemetry/resources'),
   '@opentelemetry/api-logs': () => require('@opentelemetry/api-logs'),

@@ -1,5 +1,5 @@
+import { trace } from '@opentelemetry/api';
 import { watchForAnotherProvider } from './another-provider';
-import { loadPackage } from './load';
 import { loadRequireHookWithoutDebug } from './require-hook-without-debug';
 import { rememberModuleResolutions } from './resolution-memo';
 import { readRegisterSettings } from './settings';
@@ -11,7 +11,6 @@ const STARTED_KEY = Symbol.for('otel-tool-errors.register.started');
 
 /** True when an SDK already set the global tracer provider. */
 function tracerProviderRegistered(): boolean {
-  const { trace } = loadPackage<typeof import('@opentelemetry/api')>('@opentelemetry/api', 'the register');
   const provider = trace.getTracerProvider() as { getDelegateTracer?: (name: string) => unknown };
   // The api hands out a ProxyTracerProvider that has a delegate only once an SDK registered.
   if (typeof provider.getDelegateTracer !== 'function') return true;

@@ -414,10 +414,11 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(JSON.parse(result.stdout)).to.deep.equal([]);
   });
 
-  it("the default start loads no OpenTelemetry package file but the api it shares with the app, and no other protocol's exporter", async () => {
+  it("the default start loads no OpenTelemetry package's file, the api's included, and no other protocol's exporter", async () => {
     // The SDK, the instrumentations and the http/protobuf exporters are bundled into the register's
-    // SDK file; an optional peer (gRPC, OTLP/JSON traces, a resource detector) would load from
-    // node_modules, and so would show here.
+    // SDK file, and so is the api, run when the installed one is the same version (api-copy.test.ts);
+    // an optional peer (gRPC, OTLP/JSON traces, a resource detector) would load from node_modules,
+    // and so would show here.
     const result = await run({
       nodeArgs: ['--require', registerCjs],
       script: 'loaded-packages.cjs',
