@@ -6,20 +6,33 @@ const API = '@opentelemetry/api';
 const NAMESPACE = 'api-copy';
 const CHOOSER = join(__dirname, 'src', 'register', 'api-copy.ts');
 
-/** The version in the package.json above the api's ES module entry (build/esm/index.js). */
-function versionOf(esmEntry: string): string {
-  const manifest = JSON.parse(readFileSync(join(dirname(esmEntry), '..', '..', 'package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  if (manifest.name !== API) throw new Error(`${esmEntry} is not in the ${API} package`);
-  return manifest.version;
+/**
+ * The api releases the register's SDK file carries, as devDependencies: the one a fresh install of
+ * this package gets beside its 2.x SDK (also run when no api is installed), and the newest, which
+ * apps on the 3.x SDK have.
+ */
+const BUNDLED_APIS = [API, 'opentelemetry-api-1.10.0'];
+
+/** The version in the api's package.json, found up from the file esbuild resolved it to. */
+function versionOf(entry: string): string {
+  for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === API && manifest.version) return manifest.version;
+    } catch {
+      // The entry's own folders have no package.json.
+    }
+  }
+  throw new Error(`${entry} is not in the ${API} package`);
 }
 
 /**
  * For the register's SDK file: every import of @opentelemetry/api, its own and the bundled
  * OpenTelemetry packages', gets one module that hands on what src/register/api-copy.ts chooses at
- * start: the api's ES module build bundled here, or the installed api when that is another version.
+ * start: the bundled release that is the installed api's version, or the installed api itself.
  */
 export const apiCopyChosenAtStart: Plugin = {
   name: 'api-copy-chosen-at-start',
@@ -28,16 +41,22 @@ export const apiCopyChosenAtStart: Plugin = {
       args.pluginData === NAMESPACE ? undefined : { path: API, namespace: NAMESPACE },
     );
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async () => {
-      const bundled = await build.resolve(API, {
-        kind: 'require-call',
-        resolveDir: __dirname,
-        pluginData: NAMESPACE,
-      });
-      if (bundled.errors.length > 0) return { errors: bundled.errors };
+      const loaders: string[] = [];
+      const versions: string[] = [];
+      for (const name of BUNDLED_APIS) {
+        const bundled = await build.resolve(name, {
+          kind: 'require-call',
+          resolveDir: __dirname,
+          pluginData: NAMESPACE,
+        });
+        if (bundled.errors.length > 0) return { errors: bundled.errors };
+        versions.push(versionOf(bundled.path));
+        loaders.push(`${JSON.stringify(versions.at(-1))}: () => require(${JSON.stringify(bundled.path)})`);
+      }
       return {
         contents:
           `module.exports = require(${JSON.stringify(CHOOSER)}).apiCopy(` +
-          `() => require(${JSON.stringify(bundled.path)}), ${JSON.stringify(versionOf(bundled.path))});`,
+          `{ ${loaders.join(', ')} }, ${JSON.stringify(versions[0])});`,
         loader: 'js',
         resolveDir: __dirname,
       };

@@ -20,22 +20,26 @@ const INSTALLED_VERSION = (
   JSON.parse(readFileSync(join(INSTALLED_FOLDER, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-describe('the register runs its bundled @opentelemetry/api only for the same installed version', () => {
+describe('the register runs a bundled @opentelemetry/api only of the installed version', () => {
   const bundled = { bundled: true } as unknown as typeof installedApi;
 
-  it('the installed version: the bundled copy, loaded only then', () => {
-    let loaded = 0;
-    const chosen = apiCopy(() => (loaded++, bundled), INSTALLED_VERSION);
-    expect([chosen, loaded]).to.deep.equal([bundled, 1]);
+  it("the installed version's bundled copy, and no other copy is loaded", () => {
+    const loaded: string[] = [];
+    const copies = {
+      '1.0.0': () => (loaded.push('1.0.0'), bundled),
+      [INSTALLED_VERSION]: () => (loaded.push(INSTALLED_VERSION), bundled),
+    };
+    expect(apiCopy(copies, '1.0.0')).to.equal(bundled);
+    expect(loaded).to.deep.equal([INSTALLED_VERSION]);
   });
 
-  it('another version: the installed copy, and the bundled one is never loaded', () => {
-    let loaded = 0;
-    const chosen = apiCopy(() => (loaded++, bundled), '1.0.0');
+  it('another version: the installed copy, and no bundled one is loaded', () => {
+    const loaded: string[] = [];
+    const chosen = apiCopy({ '1.0.0': () => (loaded.push('1.0.0'), bundled) }, '1.0.0');
     // The installed package's own singletons, not a stand-in.
     expect(chosen.trace).to.equal(installedApi.trace);
     expect(chosen.context).to.equal(installedApi.context);
-    expect(loaded).to.equal(0);
+    expect(loaded).to.deep.equal([]);
   });
 });
 
@@ -94,41 +98,34 @@ describe('an app with its own @opentelemetry/api, under the register (child proc
     expect(traces, 'one protobuf export with the span').to.have.length(1);
     return JSON.parse(stdout) as {
       loadedAtStart?: string[];
-      apiFolders?: string[];
       accepted: boolean;
       said: string[];
     };
   }
 
-  const otherVersionFolder = join(ROOT, 'node_modules', 'opentelemetry-api-1.9.0');
+  const installs = [
+    { version: INSTALLED_VERSION, folder: INSTALLED_FOLDER, bundled: true },
+    { version: '1.10.0', folder: join(ROOT, 'node_modules', 'opentelemetry-api-1.10.0'), bundled: true },
+    { version: '1.9.0', folder: join(ROOT, 'node_modules', 'opentelemetry-api-1.9.0'), bundled: false },
+  ];
 
-  it(`the same version (${INSTALLED_VERSION}), --require: the start loads no file of the installed api, and the app's logger is taken`, async () => {
-    const app = appWithApi(INSTALLED_FOLDER);
-    const result = await run(app, '--require');
-    expect(result).to.deep.equal({ loadedAtStart: [], accepted: true, said: [] });
-  });
-
-  it("another version (1.9.0), --require: the start runs the installed api, and the app's logger is taken", async () => {
-    const app = appWithApi(otherVersionFolder);
-    const result = await run(app, '--require');
-    // With the bundled copy the api refuses it: "Registration of version v1.9.0 for diag does not
-    // match previously registered API v1.9.1".
-    expect(result).to.deep.equal({
-      loadedAtStart: [join(app, 'node_modules', '@opentelemetry', 'api')],
-      accepted: true,
-      said: [],
-    });
-  });
-
-  for (const folder of [INSTALLED_FOLDER, otherVersionFolder]) {
-    it(`${folder === INSTALLED_FOLDER ? 'the same version' : 'another version'}, --import (an ES module app): the app's logger is taken, and one api copy is installed`, async () => {
+  for (const { version, folder, bundled } of installs) {
+    it(`api ${version} installed, --require: the start ${bundled ? 'loads none of its files (the bundled copy runs)' : 'runs it (no bundled copy is that version)'}, and the app's own logger is taken`, async () => {
       const app = appWithApi(folder);
-      const result = await run(app, '--import');
+      const result = await run(app, '--require');
+      // With a bundled copy of another version the api refuses it: "Registration of version v1.9.0
+      // for diag does not match previously registered API v1.9.1".
       expect(result).to.deep.equal({
-        apiFolders: [join(app, 'node_modules', '@opentelemetry', 'api')],
+        loadedAtStart: bundled ? [] : [join(app, 'node_modules', '@opentelemetry', 'api')],
         accepted: true,
         said: [],
       });
+    });
+
+    it(`api ${version} installed, --import (an ES module app): the app's own logger is taken, and its span exported`, async () => {
+      const app = appWithApi(folder);
+      const { accepted, said } = await run(app, '--import');
+      expect({ accepted, said }).to.deep.equal({ accepted: true, said: [] });
     });
   }
 });
