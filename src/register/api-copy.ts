@@ -1,48 +1,74 @@
+import Module from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadPackage } from './load';
 
 type Api = typeof import('@opentelemetry/api');
 
-/**
- * The version of the @opentelemetry/api installed where the register is (the copy the app and its
- * frameworks load), `undefined` when none is, `'unknown'` when its package.json cannot be read.
- */
-function installedApiVersion(): string | undefined {
-  let folder: string;
+interface InstalledApi {
+  /** The file `require('@opentelemetry/api')` loads. */
+  readonly main: string;
+  /** Its package.json's version, `'unknown'` when that cannot be read. */
+  readonly version: string;
+}
+
+/** The @opentelemetry/api installed where the register is (the one the app and its frameworks load). */
+function installedApi(): InstalledApi | undefined {
+  let main: string;
   try {
-    folder = dirname(require.resolve('@opentelemetry/api'));
+    main = require.resolve('@opentelemetry/api');
   } catch {
     return undefined;
   }
-  // Up from the entry file (build/src/index.js) to the package's own package.json.
-  for (let parent = dirname(folder); parent !== folder; folder = parent, parent = dirname(folder)) {
+  // Up from the entry file (build/src/index.js, dist/index.cjs) to the package's own package.json.
+  for (let folder = dirname(main); folder !== dirname(folder); folder = dirname(folder)) {
     try {
       const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
         name?: unknown;
         version?: unknown;
       };
-      if (manifest.name === '@opentelemetry/api') return String(manifest.version);
+      if (manifest.name === '@opentelemetry/api') return { main, version: String(manifest.version) };
     } catch {
       // No package.json in this folder: the entry's own folders have none.
     }
   }
-  return 'unknown';
+  return { main, version: 'unknown' };
 }
 
 /**
- * The @opentelemetry/api the register runs. The api's copies in a process share their state (the
- * providers, the context manager, the propagator, the diagnostic logger) through one global
- * registry, which takes registrations from one version only. So the register runs a copy bundled
- * into its SDK file, one file that Node's compile cache serves (on Node 22, about 8 ms of CPU less a
- * start than the installed api's 47 files), when it has one of the installed api's version, or
- * `whenNoneInstalled` when no api is installed; else it runs the installed api, as a register
- * without bundled copies would, so that the app's own registrations (a diagnostic logger, say) are
- * still accepted. A bundled copy is loaded only when chosen.
+ * Hands `api` to every later `require('@opentelemetry/api')` that resolves to `main`, as Node's
+ * module cache hands on a module already loaded: the app and its frameworks then run the same copy
+ * as the register, and load none of the api's files.
+ */
+function shareAs(main: string, api: Api): void {
+  const module = new Module(main);
+  module.filename = main;
+  module.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(
+    dirname(main),
+  );
+  module.exports = api;
+  module.loaded = true;
+  require.cache[main] = module;
+}
+
+/**
+ * The @opentelemetry/api the register runs and shares with the app. The api's copies in a process
+ * share their state (the providers, the context manager, the propagator, the diagnostic logger)
+ * through one global registry, which takes registrations from one version only. So when the SDK file
+ * carries a copy of the installed api's release, the register runs that copy and hands it to the
+ * app's own `require` of the api: one copy, one file that Node's compile cache serves, where the
+ * installed api is 47 (on Node 22 about 8 ms of CPU a start, or of the first `require` of it).
+ * With no api installed it runs `whenNoneInstalled`'s copy. Else, or when the installed api is
+ * already loaded, it runs the installed api, as a register without copies would, so that the app's
+ * own registrations (a diagnostic logger, say) are still accepted. A copy is loaded only when chosen.
  */
 export function apiCopy(bundled: Readonly<Record<string, () => Api>>, whenNoneInstalled: string): Api {
-  const installed = installedApiVersion() ?? whenNoneInstalled;
-  return Object.hasOwn(bundled, installed)
-    ? bundled[installed]!()
-    : loadPackage<Api>('@opentelemetry/api', 'the register');
+  const installed = installedApi();
+  if (installed && require.cache[installed.main])
+    return loadPackage<Api>('@opentelemetry/api', 'the register');
+  const version = installed?.version ?? whenNoneInstalled;
+  if (!Object.hasOwn(bundled, version)) return loadPackage<Api>('@opentelemetry/api', 'the register');
+  const api = bundled[version]!();
+  if (installed) shareAs(installed.main, api);
+  return api;
 }
