@@ -13,9 +13,10 @@ const shared: Options = {
 /**
  * The register's SDK, in one file that both entry points load: the OpenTelemetry packages it
  * depends on are bundled into it, so a start reads and compiles one file (cached by Node's module
- * compile cache where Node has one) instead of about 300. `@opentelemetry/api` is bundled too, and run
- * only when the installed api is the same version (src/register/api-copy.ts: the api's copies share
- * one global registry, which takes registrations from one version only). What is not bundled:
+ * compile cache where Node has one) instead of about 300. Two releases of `@opentelemetry/api` are
+ * bundled too: the register runs the one of the installed api's release, if either is, and hands it
+ * to the app's own `require` of the api (tsup-api-copy.ts, src/register/api-copy.ts). What is not
+ * bundled:
  * - import-in-the-middle, whose loader hook and the instrumentation's `Hook` must be one module;
  * - require-in-the-middle, whose wrapper of `require` is then the frame Node sees calling a
  *   package's `require`: inside node_modules, Node's deprecation warnings for packages (DEP0040
@@ -44,8 +45,8 @@ export const REGISTER_SDK: Options = {
 
 /**
  * The OTLP exporters and the metrics SDK (src/register/exporter-packages.ts), which the SDK file
- * requires on the first export or measurement; what they share with it (the api, core, resources) they take
- * from it (src/register/shared-packages.ts), so that each package has one copy.
+ * requires on the first export or measurement; what they share with it (the api, core, resources)
+ * they take from it (src/register/shared-packages.ts), so that each package has one copy.
  */
 export const REGISTER_EXPORTERS: Options = {
   ...REGISTER_SDK,
