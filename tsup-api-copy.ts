@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { apiVersionAbove } from './src/register/api-copy';
 
 const API = '@opentelemetry/api';
 const NAMESPACE = 'api-copy';
@@ -12,22 +12,6 @@ const CHOOSER = join(__dirname, 'src', 'register', 'api-copy.ts');
  * apps on the 3.x SDK have.
  */
 const BUNDLED_APIS = [API, 'opentelemetry-api-1.10.0'];
-
-/** The version in the api's package.json, found up from the file esbuild resolved it to. */
-function versionOf(entry: string): string {
-  for (let folder = dirname(entry); folder !== dirname(folder); folder = dirname(folder)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === API && manifest.version) return manifest.version;
-    } catch {
-      // The entry's own folders have no package.json.
-    }
-  }
-  throw new Error(`${entry} is not in the ${API} package`);
-}
 
 /**
  * For the register's SDK file: every import of @opentelemetry/api, its own and the bundled
@@ -50,7 +34,9 @@ export const apiCopyChosenAtStart: Plugin = {
           pluginData: NAMESPACE,
         });
         if (bundled.errors.length > 0) return { errors: bundled.errors };
-        versions.push(versionOf(bundled.path));
+        const version = apiVersionAbove(bundled.path);
+        if (version === undefined) throw new Error(`${bundled.path} is not in the ${API} package`);
+        versions.push(version);
         loaders.push(`${JSON.stringify(versions.at(-1))}: () => require(${JSON.stringify(bundled.path)})`);
       }
       return {

@@ -12,6 +12,25 @@ interface InstalledApi {
   readonly version: string;
 }
 
+/**
+ * The version in the package.json of the @opentelemetry/api that `file` (its entry: build/src/index.js,
+ * dist/index.cjs, build/esm/index.js) belongs to, found up from it.
+ */
+export function apiVersionAbove(file: string): string | undefined {
+  for (let folder = dirname(file); folder !== dirname(folder); folder = dirname(folder)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (manifest.name === '@opentelemetry/api') return String(manifest.version);
+    } catch {
+      // No package.json in this folder: the entry's own folders have none.
+    }
+  }
+  return undefined;
+}
+
 /** The @opentelemetry/api installed where the register is (the one the app and its frameworks load). */
 function installedApi(): InstalledApi | undefined {
   let main: string;
@@ -20,19 +39,7 @@ function installedApi(): InstalledApi | undefined {
   } catch {
     return undefined;
   }
-  // Up from the entry file (build/src/index.js, dist/index.cjs) to the package's own package.json.
-  for (let folder = dirname(main); folder !== dirname(folder); folder = dirname(folder)) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (manifest.name === '@opentelemetry/api') return { main, version: String(manifest.version) };
-    } catch {
-      // No package.json in this folder: the entry's own folders have none.
-    }
-  }
-  return { main, version: 'unknown' };
+  return { main, version: apiVersionAbove(main) ?? 'unknown' };
 }
 
 /**
@@ -60,14 +67,22 @@ function shareAs(main: string, api: Api): void {
  * installed api is 47 (on Node 22 about 8 ms of CPU a start, or of the first `require` of it).
  * With no api installed it runs `whenNoneInstalled`'s copy. Else, or when the installed api is
  * already loaded, it runs the installed api, as a register without copies would, so that the app's
- * own registrations (a diagnostic logger, say) are still accepted. A copy is loaded only when chosen.
+ * own registrations (a diagnostic logger, say) are still accepted; if that cannot load, its
+`whenNoneInstalled` copy. A copy is loaded only when chosen.
  */
 export function apiCopy(bundled: Readonly<Record<string, () => Api>>, whenNoneInstalled: string): Api {
   const installed = installedApi();
-  if (installed && require.cache[installed.main])
-    return loadPackage<Api>('@opentelemetry/api', 'the register');
   const version = installed?.version ?? whenNoneInstalled;
-  if (!Object.hasOwn(bundled, version)) return loadPackage<Api>('@opentelemetry/api', 'the register');
+  const alreadyLoaded = installed !== undefined && require.cache[installed.main] !== undefined;
+  if (alreadyLoaded || !Object.hasOwn(bundled, version)) {
+    try {
+      return loadPackage<Api>('@opentelemetry/api', 'the register');
+    } catch {
+      // An install that cannot load: this runs as modules load, before the start's own guard, and
+      // must not throw into the app; the app's own require of the api says what is wrong.
+      return bundled[whenNoneInstalled]!();
+    }
+  }
   const api = bundled[version]!();
   if (installed) shareAs(installed.main, api);
   return api;

@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as installedApi from '@opentelemetry/api';
 import { expect } from 'chai';
@@ -42,21 +52,27 @@ describe('an app with its own @opentelemetry/api, under the register (child proc
   /**
    * An app folder as npm lays it out: the register's files in node_modules/otel-tool-errors/dist,
    * beside the api copied from `apiFolder`; everything else resolves from the repository's
-   * node_modules, above it.
+   * node_modules, above it. With no `apiFolder`, the folder is outside the repository, where no api
+   * resolves, with links to the two packages the register requires.
    */
-  function appWithApi(apiFolder: string): string {
-    const app = mkdtempSync(join(ROOT, '.cache', 'own-api-'));
+  function appWithApi(apiFolder: string | undefined): string {
+    const app = mkdtempSync(join(apiFolder ? join(ROOT, '.cache') : tmpdir(), 'own-api-'));
     apps.push(app);
     const dist = join(app, 'node_modules', 'otel-tool-errors', 'dist');
     mkdirSync(dist, { recursive: true });
     const bundles = dirname(bed.bundles.cjs);
     for (const file of readdirSync(bundles)) cpSync(join(bundles, file), join(dist, file));
-    cpSync(apiFolder, join(app, 'node_modules', '@opentelemetry', 'api'), { recursive: true });
-    for (const script of ['own-api.cjs', 'own-api.mjs']) cpSync(join(FIXTURES, script), join(app, script));
+    if (apiFolder) cpSync(apiFolder, join(app, 'node_modules', '@opentelemetry', 'api'), { recursive: true });
+    else {
+      for (const name of ['require-in-the-middle', 'import-in-the-middle'])
+        symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name));
+    }
+    for (const script of ['own-api.cjs', 'own-api.mjs', 'no-api.cjs'])
+      cpSync(join(FIXTURES, script), join(app, script));
     return app;
   }
 
-  async function run(app: string, flag: '--require' | '--import') {
+  async function run(app: string, flag: '--require' | '--import', script?: string) {
     const entry = join(
       app,
       'node_modules',
@@ -66,7 +82,7 @@ describe('an app with its own @opentelemetry/api, under the register (child proc
     );
     const child = spawn(
       process.execPath,
-      [flag, entry, join(app, flag === '--require' ? 'own-api.cjs' : 'own-api.mjs')],
+      [flag, entry, join(app, script ?? (flag === '--require' ? 'own-api.cjs' : 'own-api.mjs'))],
       {
         cwd: app,
         env: {
@@ -118,4 +134,21 @@ describe('an app with its own @opentelemetry/api, under the register (child proc
       expect({ accepted, said }).to.deep.equal({ accepted: true, said: [] });
     });
   }
+
+  it('an installed api that throws when loaded, --require: the register still starts, on its own copy, and says nothing', async () => {
+    const app = appWithApi(join(ROOT, 'node_modules', 'opentelemetry-api-1.9.0'));
+    writeFileSync(
+      join(app, 'node_modules', '@opentelemetry', 'api', 'build', 'src', 'index.js'),
+      "throw new Error('a broken install');\n",
+    );
+    const result = (await run(app, '--require', 'no-api.cjs')) as unknown;
+    expect(result).to.deep.equal({ resolvable: true, version: INSTALLED_VERSION });
+  });
+
+  it("no api installed, --require: the register runs its copy of the release a fresh install gets, and the app's span is exported", async () => {
+    const app = appWithApi(undefined);
+    // Once, this start said "the register needs the package @opentelemetry/api" and ran nothing.
+    const result = (await run(app, '--require', 'no-api.cjs')) as unknown;
+    expect(result).to.deep.equal({ resolvable: false, version: INSTALLED_VERSION });
+  });
 });
