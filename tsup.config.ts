@@ -12,8 +12,8 @@ const shared: Options = {
 
 /**
  * The register's SDK, in one file that both entry points load: the OpenTelemetry packages it
- * depends on are bundled into it, so a start reads and compiles one file (cached by Node's module
- * compile cache where Node has one) instead of about 300. Two releases of `@opentelemetry/api` are
+ * depends on are bundled into it, so a start reads and compiles one file (from a V8 code cache kept
+ * after the start where Node has a compile cache folder, src/register/sdk-file.ts) instead of about 300. Two releases of `@opentelemetry/api` are
  * bundled too: the register runs the one of the installed api's release, if either is, and hands it
  * to the app's own `require` of the api (tsup-api-copy.ts, src/register/api-copy.ts). What is not
  * bundled:
@@ -55,16 +55,15 @@ export const REGISTER_EXPORTERS: Options = {
   esbuildPlugins: [semconvNamesOnly, sharedFromTheSdkFile],
 };
 
-/** The zero-code entry points: small files that turn on the compile cache, then load the SDK file. */
+/** The zero-code entry points: small files that turn on the compile cache, then load the SDK file through it. */
 export const REGISTER_ENTRIES: Options[] = [
   // `--require otel-tool-errors/register` loads register.cjs.
-  { ...shared, entry: { register: 'src/register.ts' }, format: ['cjs'], external: ['./register-sdk.cjs'] },
+  { ...shared, entry: { register: 'src/register.ts' }, format: ['cjs'] },
   // `--import otel-tool-errors/register` loads register-esm.mjs.
   {
     ...shared,
     entry: { 'register-esm': 'src/register-esm.ts' },
     format: ['esm'],
-    external: ['./register-sdk.cjs'],
   },
 ];
 

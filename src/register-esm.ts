@@ -6,21 +6,22 @@
  * starts: on Node 22 that is about 45 ms of CPU and 16 MiB less a start (BENCHMARKS.md).
  */
 import * as nodeModule from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
-import { enableCompileCache } from './register/compile-cache';
+import { loadSdkFile } from './register/sdk-file';
 
-enableCompileCache();
-// The same SDK file as `--require` loads (tsup.config.ts), compiled through the cache just enabled.
-const sdk = nodeModule.createRequire(import.meta.url)(
-  './register-sdk.cjs',
-) as typeof import('./register/sdk');
+// The same SDK file as `--require` loads (tsup.config.ts), through the same code cache.
+const sdkFile = loadSdkFile<typeof import('./register/sdk')>(
+  fileURLToPath(new URL('./register-sdk.cjs', import.meta.url)),
+);
+const sdk = sdkFile.exports;
 
 const syncHooks =
   sdk.registerWillStart() && supportsSyncHooks()
     ? await import('import-in-the-middle/register-hooks.mjs')
     : undefined;
 
-sdk.startZeroCode({
+const started = sdk.startZeroCode({
   beforeHooks: (include) => {
     if (syncHooks) syncHooks.register({ include });
     else
@@ -28,3 +29,4 @@ sdk.startZeroCode({
     sdk.markLoaderHookRegistered();
   },
 });
+if (started) sdkFile.afterStart();

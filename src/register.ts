@@ -3,10 +3,13 @@
  * enrichment before the app loads. Configured by the standard `OTEL_*` variables and ours
  * (`OTEL_TOOL_ERRORS_*`); see docs/configuration.md.
  */
-import { enableCompileCache } from './register/compile-cache';
+import type Module from 'node:module';
+import { join } from 'node:path';
+import { loadSdkFile } from './register/sdk-file';
 
-enableCompileCache();
-// The SDK file is built on its own (tsup.config.ts), so that the cache just enabled compiles it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-const sdk = require('./register-sdk.cjs') as typeof import('./register/sdk');
-sdk.startZeroCode();
+// The SDK file is built on its own (tsup.config.ts) and loaded through a code cache (sdk-file.ts).
+const sdkFile = loadSdkFile<typeof import('./register/sdk')>(
+  join(__dirname, 'register-sdk.cjs'),
+  module as unknown as Module,
+);
+if (sdkFile.exports.startZeroCode()) sdkFile.afterStart();

@@ -1,0 +1,136 @@
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script, constants as vmConstants } from 'node:vm';
+import { enableCompileCache } from './compile-cache';
+
+/** The SDK file's exports, and what to do once the register has started. */
+export interface LoadedSdkFile<T> {
+  readonly exports: T;
+  /**
+   * Keeps the code compiled so far for the next start, where it was not already kept; called only
+   * once the register started (a disabled start runs little of it). Never throws.
+   */
+  afterStart(): void;
+}
+
+type ModuleInternals = typeof Module & {
+  _cache: Record<string, Module>;
+  _nodeModulePaths?: (folder: string) => string[];
+  wrap: (source: string) => string;
+};
+
+interface CompiledFile {
+  readonly script: Script;
+  readonly entry: string;
+  readonly identity: Buffer;
+  /** True when the entry already holds this file's code, as V8 accepted it. */
+  readonly reused: boolean;
+}
+
+/**
+ * Loads the register's SDK file (dist/register-sdk.cjs) as `require` would, but through a V8 code
+ * cache of its own, made once the register has started. Node's module compile cache (which the
+ * entry points turn on, compile-cache.ts) keeps a file's code as compiled before it runs: for a
+ * bundle that is the top level only, and every module in it, each a function, is compiled again at
+ * each start (about 6 ms of a Node 22 start's CPU). Kept after the start, the cache holds every
+ * function the start ran. It lives in Node's compile cache folder for this Node and its V8 flags
+ * (so it is off, and the file is required, where Node has no such folder: before Node 22.8, or with
+ * NODE_DISABLE_COMPILE_CACHE=1), one entry per SDK file path, which names the file's size, times
+ * and inode: a file changed since is compiled from source, and the entry replaced. Anything
+ * unexpected falls back to `require`.
+ */
+export function loadSdkFile<T>(file: string, parent?: Module): LoadedSdkFile<T> {
+  const folder = enableCompileCache();
+  const loader = Module as ModuleInternals;
+  let compiled: CompiledFile | undefined;
+  try {
+    if (folder !== undefined && loader._cache[file] === undefined) compiled = compile(file, folder);
+  } catch {
+    compiled = undefined;
+  }
+  if (compiled === undefined) return { exports: createRequire(file)(file) as T, afterStart: () => undefined };
+  const exports = run<T>(compiled.script, file, parent, loader);
+  return {
+    exports,
+    afterStart: () => {
+      if (!compiled.reused) keep(compiled);
+    },
+  };
+}
+
+/** The file compiled with the cache entry that names it, if there is one. */
+function compile(file: string, folder: string): CompiledFile {
+  const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+  const identity = Buffer.from(JSON.stringify([file, size, mtimeMs, ctimeMs, ino]));
+  const entry = join(folder, `otel-tool-errors-${hash(file)}`);
+  const cachedData = cachedCode(entry, identity);
+  const script = new Script((Module as ModuleInternals).wrap(readFileSync(file, 'utf8')), {
+    filename: file,
+    cachedData,
+    // As `require` compiles it: an `import()` in the file would use Node's own loader.
+    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  return { script, entry, identity, reused: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** An entry's V8 code, when the entry names this file as it is now. */
+function cachedCode(entry: string, identity: Buffer): Buffer | undefined {
+  let stored: Buffer;
+  try {
+    stored = readFileSync(entry);
+  } catch {
+    return undefined;
+  }
+  if (stored.length <= 4) return undefined;
+  const length = stored.readUInt32LE(0);
+  if (!stored.subarray(4, 4 + length).equals(identity)) return undefined;
+  const code = stored.subarray(4 + length);
+  return code.length > 0 ? code : undefined;
+}
+
+/** Runs the compiled file as Node runs a CommonJS module, in the module cache under its own name. */
+function run<T>(script: Script, file: string, parent: Module | undefined, loader: ModuleInternals): T {
+  const folder = dirname(file);
+  const module = new Module(file, parent);
+  module.filename = file;
+  module.paths = loader._nodeModulePaths?.(folder) ?? [];
+  loader._cache[file] = module;
+  try {
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+    wrapper.call(module.exports, module.exports, createRequire(file), module, file, folder);
+  } catch (err) {
+    delete loader._cache[file];
+    throw err;
+  }
+  module.loaded = true;
+  return module.exports as T;
+}
+
+/** Writes the entry whole, under a name of its own first, so that a start never reads half of one. */
+function keep(compiled: CompiledFile): void {
+  const partial = `${compiled.entry}.${process.pid}`;
+  try {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(compiled.identity.length, 0);
+    const code = compiled.script.createCachedData();
+    writeFileSync(partial, Buffer.concat([length, compiled.identity, code]), { mode: 0o600 });
+    renameSync(partial, compiled.entry);
+  } catch {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // Never written.
+    }
+  }
+}
+
+/** FNV-1a of the path, for the entry's name: a few characters, no crypto module to load. */
+function hash(text: string): string {
+  let value = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    value ^= text.charCodeAt(i);
+    value = Math.imul(value, 0x01000193);
+  }
+  return (value >>> 0).toString(16).padStart(8, '0');
+}

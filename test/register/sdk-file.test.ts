@@ -1,0 +1,182 @@
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { expect } from 'chai';
+import { useRegisterBed } from '../helpers/register-bed';
+import { runNode, type NodeRun } from '../helpers/run-node';
+
+/**
+ * The register's SDK file loads through a V8 code cache kept after the start, in Node's compile
+ * cache folder (src/register/sdk-file.ts), where Node has one (22.8 and later); child processes,
+ * each with a compile cache folder of its own.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const FIXTURE = join(__dirname, 'fixtures', 'register-files.cjs');
+const CACHE_FOLDER = typeof (Module as { getCompileCacheDir?: unknown }).getCompileCacheDir === 'function';
+
+describe('the SDK file, through a code cache kept after the start (child processes)', function () {
+  this.timeout(60_000);
+  const bed = useRegisterBed({ receiverPerTest: true });
+  const folders: string[] = [];
+  after(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
+  function folder(parent: string, prefix: string): string {
+    const made = mkdtempSync(join(parent, prefix));
+    folders.push(made);
+    return made;
+  }
+
+  /** The register's files in a folder of their own, which a spec may change. */
+  function registerCopy(): string {
+    const copy = folder(join(ROOT, '.cache'), 'sdk-file-');
+    cpSync(dirname(bed.bundles.cjs), copy, { recursive: true });
+    return copy;
+  }
+
+  async function start(
+    nodeArgs: string[],
+    cache: string,
+    env: Record<string, string> = {},
+  ): Promise<NodeRun> {
+    const run = await runNode(nodeArgs, FIXTURE, {
+      OTEL_SERVICE_NAME: 'sdk-file',
+      OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+      NODE_COMPILE_CACHE: cache,
+      ...env,
+    });
+    expect(run.code, run.stderr).to.equal(0);
+    // The fixture's report of the register's CommonJS files in the module cache (register-esm.mjs,
+    // an ES module, is not among them).
+    const entry = nodeArgs.includes('--require') ? ['register.cjs'] : [];
+    expect(JSON.parse(run.stdout)).to.deep.equal({
+      atStart: ['register-sdk.cjs', ...entry],
+      afterExport: ['register-exporters.cjs', 'register-sdk.cjs', ...entry],
+    });
+    return run;
+  }
+
+  function exportedSpans(): number {
+    return bed.receiver.bodies.filter((body) => body.includes('exported-work')).length;
+  }
+
+  /** The register's entries in a compile cache folder (Node's own are in the same folder). */
+  function entries(cache: string): string[] {
+    if (!existsSync(cache)) return [];
+    return readdirSync(cache, { recursive: true, encoding: 'utf8' })
+      .filter((name) => /(^|\/)otel-tool-errors-[0-9a-f]{8}$/.test(name))
+      .map((name) => join(cache, name));
+  }
+
+  /** An entry: the length of what names the file, what names it, then V8's code. */
+  function entryParts(entry: string): { identity: Buffer; code: Buffer } {
+    const stored = readFileSync(entry);
+    const length = stored.readUInt32LE(0);
+    return { identity: stored.subarray(0, 4 + length), code: stored.subarray(4 + length) };
+  }
+
+  if (!CACHE_FOLDER) {
+    it(`Node ${process.version} has no compile cache folder: the SDK file is required as any module, and no entry is written`, async () => {
+      const cache = folder(tmpdir(), 'compile-cache-');
+      await start(['--require', bed.bundles.cjs], cache);
+      expect(exportedSpans()).to.equal(1);
+      expect(entries(cache)).to.deep.equal([]);
+    });
+    return;
+  }
+
+  for (const [flag, entry] of [
+    ['--require', 'register.cjs'],
+    ['--import', 'register-esm.mjs'],
+  ] as const) {
+    it(`${flag}: the first start keeps the code it compiled, and the next starts run from it without writing it again`, async () => {
+      const cache = folder(tmpdir(), 'compile-cache-');
+      const register = join(dirname(bed.bundles.cjs), entry);
+      await start([flag, register], cache);
+      const [kept] = entries(cache);
+      expect(kept, 'an entry for the SDK file').to.be.a('string');
+      // What Node's compile cache would keep: the file's code as compiled before it runs, which for
+      // a bundle is its top level; the entry holds every function the start ran too.
+      const sdkFile = join(dirname(bed.bundles.cjs), 'register-sdk.cjs');
+      const beforeRunning = new Script(Module.wrap(readFileSync(sdkFile, 'utf8'))).createCachedData().length;
+      expect(entryParts(kept!).code.length).to.be.greaterThan(2 * beforeRunning);
+
+      const written = statSync(kept!).mtimeMs;
+      await start([flag, register], cache);
+      await start([flag, register], cache);
+      expect(entries(cache)).to.deep.equal([kept]);
+      expect(statSync(kept!).mtimeMs, 'written once').to.equal(written);
+      expect(exportedSpans()).to.equal(3);
+    });
+  }
+
+  it('an SDK file changed since, to the same size and modification time: compiled from its source, and the entry replaced', async () => {
+    const copy = registerCopy();
+    const cache = folder(tmpdir(), 'compile-cache-');
+    await start(['--require', join(copy, 'register.cjs')], cache);
+    const [kept] = entries(cache);
+    const before = entryParts(kept!);
+
+    // V8 checks a code cache against the length of the source only: run from the old code, a start
+    // of both entry points would print the old text.
+    const sdkFile = join(copy, 'register-sdk.cjs');
+    const { atime, mtime } = statSync(sdkFile);
+    const source = readFileSync(sdkFile, 'utf8');
+    expect(source).to.include('already started in this process');
+    writeFileSync(
+      sdkFile,
+      source.replace('already started in this process', 'ALREADY STARTED IN THIS PROCESS'),
+    );
+    utimesSync(sdkFile, atime, mtime);
+    expect(statSync(sdkFile).size).to.equal(Buffer.byteLength(source));
+
+    const both = await runNode(
+      ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
+      FIXTURE,
+      {
+        OTEL_SERVICE_NAME: 'sdk-file',
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+        NODE_COMPILE_CACHE: cache,
+      },
+    );
+    expect(both.code).to.equal(0);
+    expect(both.stderr).to.include('ALREADY STARTED IN THIS PROCESS');
+    expect(both.stderr).not.to.include('already started in this process');
+    const after = entryParts(kept!);
+    expect(after.identity.equals(before.identity), 'the entry names the file as it is now').to.equal(false);
+  });
+
+  it('an entry whose V8 code is damaged: V8 refuses it, the start compiles from source, says nothing, and replaces it', async () => {
+    const cache = folder(tmpdir(), 'compile-cache-');
+    await start(['--require', bed.bundles.cjs], cache);
+    const [kept] = entries(cache);
+    const { identity, code } = entryParts(kept!);
+    writeFileSync(kept!, Buffer.concat([identity, Buffer.alloc(code.length)]));
+
+    const run = await start(['--require', bed.bundles.cjs], cache);
+    expect(run.stderr).to.equal('');
+    expect(exportedSpans()).to.equal(2);
+    const replaced = entryParts(kept!);
+    expect(replaced.identity.equals(identity)).to.equal(true);
+    expect(replaced.code.equals(Buffer.alloc(code.length)), 'V8 code again').to.equal(false);
+  });
+
+  it("NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch): no entry is read or written, and the register starts as always", async () => {
+    const cache = folder(tmpdir(), 'compile-cache-');
+    await start(['--require', bed.bundles.cjs], cache, { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(exportedSpans()).to.equal(1);
+    expect(entries(cache)).to.deep.equal([]);
+  });
+});
