@@ -79,3 +79,8 @@ export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_OLD = 'http.response.header.r
 export const ATTR_HTTP_RESPONSE_HEADER_RETRY_AFTER_MS_OLD = 'http.response.header.retry_after_ms';
 /** The response headers to capture on HTTP client spans, for 429 + Retry-After (`rate_limit`). */
 export const RETRY_AFTER_HEADERS: readonly string[] = ['retry-after', 'retry-after-ms'];
+
+/** Host resource attributes (incubating in semantic-conventions 1.45.0), as the SDK's host detector sets them. */
+export const ATTR_HOST_NAME = 'host.name';
+export const ATTR_HOST_ARCH = 'host.arch';
+export const ATTR_HOST_ID = 'host.id';

@@ -1,5 +1,6 @@
 import type { ResourceDetector } from '@opentelemetry/resources';
 import type { ResourceDetectorName } from './settings';
+import { hostDetector } from './host-detector';
 import { loadPackage } from './load';
 import { warnUser } from './stderr';
 
@@ -36,7 +37,7 @@ function builtIn(resources: Resources, name: ResourceDetectorName): ResourceDete
     case 'env':
       return resources.envDetector;
     case 'host':
-      return resources.hostDetector;
+      return hostDetector(resources.hostDetector);
     case 'os':
       return resources.osDetector;
     case 'process':

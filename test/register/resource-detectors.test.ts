@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { hostDetector } from '@opentelemetry/resources';
 import { expect } from 'chai';
 import { useRegisterBed } from '../helpers/register-bed';
 import { runNode } from '../helpers/run-node';
@@ -43,6 +44,21 @@ describe('OTEL_NODE_RESOURCE_DETECTORS under the register', function () {
     expect(resource).to.have.property('process.pid');
     expect(resource).to.not.have.property('os.type');
     expect(resource).to.not.have.property('container.id');
+  });
+
+  it("unset: the host attributes are the SDK host detector's, the machine id included (read at once on Linux)", async () => {
+    const { resource } = await resourceWith({});
+    const sdk = hostDetector.detect().attributes ?? {};
+    const expected = {
+      'host.name': sdk['host.name'],
+      'host.arch': sdk['host.arch'],
+      'host.id': await sdk['host.id'],
+    };
+    expect({
+      'host.name': resource['host.name'],
+      'host.arch': resource['host.arch'],
+      'host.id': resource['host.id'],
+    }).to.deep.equal(expected);
   });
 
   it('os,env: the os attributes and the service name, no host or process', async () => {
