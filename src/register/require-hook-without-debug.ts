@@ -1,5 +1,5 @@
-import Module from 'node:module';
 import { dirname } from 'node:path';
+import { loadWithStandIn } from './module-stand-in';
 
 /** What `require('debug')(namespace)` returns when the namespace is off: a logger that prints nothing. */
 function silentDebug(): () => void {
@@ -26,18 +26,6 @@ export function loadRequireHookWithoutDebug(): void {
   } catch {
     return;
   }
-  if (require.cache[debugFile]) return;
-  const standIn = new Module(debugFile);
-  standIn.filename = debugFile;
-  standIn.loaded = true;
-  standIn.exports = silentDebug;
-  require.cache[debugFile] = standIn;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded now, with the stand-in
-    require('require-in-the-middle');
-  } catch {
-    // The SDK's own require of it says what is wrong.
-  } finally {
-    if (require.cache[debugFile] === standIn) delete require.cache[debugFile];
-  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded now, with the stand-in
+  loadWithStandIn(debugFile, silentDebug, () => require('require-in-the-middle'));
 }

@@ -429,14 +429,18 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(JSON.parse(result.stdout)).to.deep.equal({ packages: [], apiFiles: 1 });
   });
 
-  it("a start loads neither require-in-the-middle's logger (debug) nor crypto; the app's debug is its own", async () => {
+  it("a start loads neither require-in-the-middle's logger (debug), crypto nor worker_threads; the app's debug and worker_threads are its own", async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],
       script: 'start-up-modules.cjs',
       env: {},
     });
     expect(result.code).to.equal(0);
-    expect(JSON.parse(result.stdout)).to.deep.equal({ debug: false, requireHook: true, crypto: false });
+    expect(JSON.parse(result.stdout)).to.deep.equal({
+      atStart: { debug: false, requireHook: true, importHook: true, crypto: false, workerThreads: false },
+      // import-in-the-middle's MessageChannel, made when first called, is worker_threads' own.
+      app: { workerThreads: true, messagePort: true },
+    });
     // Off a terminal, debug starts each line with the time.
     expect(result.stderr).to.match(/^\S+Z start-up-fixture the app logs through its own debug\n$/);
   });
@@ -448,7 +452,7 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { DEBUG: 'require-in-the-middle' },
     });
     expect(result.code).to.equal(0);
-    expect(JSON.parse(result.stdout)).to.include({ debug: true, requireHook: true });
+    expect(JSON.parse(result.stdout).atStart).to.include({ debug: true, requireHook: true });
     expect(result.stderr).to.match(/^\S+Z require-in-the-middle registering require hook\n/);
     expect(result.stderr).to.include('start-up-fixture the app logs through its own debug');
   });
