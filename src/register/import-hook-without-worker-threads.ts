@@ -30,7 +30,8 @@ export function loadImportHookWithoutWorkerThreads(): void {
     return;
   }
   const standIn = new Proxy({} as WorkerThreads, {
-    get: (_, name) => (name === 'MessageChannel' ? MessageChannel : workerThreads()[name as keyof WorkerThreads]),
+    get: (_, name) =>
+      name === 'MessageChannel' ? MessageChannel : workerThreads()[name as keyof WorkerThreads],
   });
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded now, with the stand-in
   loadWithStandIn('worker_threads', standIn, () => require('import-in-the-middle'));
