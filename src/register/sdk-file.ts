@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -107,20 +107,34 @@ function run<T>(script: Script, file: string, parent: Module | undefined, loader
   return module.exports as T;
 }
 
-/** Writes the entry whole, under a name of its own first, so that a start never reads half of one. */
+/**
+ * Writes the entry whole, under a name of its own first, so that a start never reads half of one;
+ * the file is opened before V8 serialises the code, so that a folder it cannot write costs nothing.
+ */
 function keep(compiled: CompiledFile): void {
   const partial = `${compiled.entry}.${process.pid}`;
+  let descriptor: number;
+  try {
+    descriptor = openSync(partial, 'w', 0o600);
+  } catch {
+    return;
+  }
   try {
     const length = Buffer.alloc(4);
     length.writeUInt32LE(compiled.identity.length, 0);
-    const code = compiled.script.createCachedData();
-    writeFileSync(partial, Buffer.concat([length, compiled.identity, code]), { mode: 0o600 });
+    writeFileSync(descriptor, Buffer.concat([length, compiled.identity, compiled.script.createCachedData()]));
+    closeSync(descriptor);
     renameSync(partial, compiled.entry);
   } catch {
     try {
+      closeSync(descriptor);
+    } catch {
+      // Closed already.
+    }
+    try {
       unlinkSync(partial);
     } catch {
-      // Never written.
+      // Renamed, or gone.
     }
   }
 }

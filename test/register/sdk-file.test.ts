@@ -1,6 +1,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -11,7 +12,7 @@ import {
 } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { expect } from 'chai';
 import { useRegisterBed } from '../helpers/register-bed';
@@ -171,6 +172,23 @@ describe('the SDK file, through a code cache kept after the start (child process
     const replaced = entryParts(kept!);
     expect(replaced.identity.equals(identity)).to.equal(true);
     expect(replaced.code.equals(Buffer.alloc(code.length)), 'V8 code again').to.equal(false);
+  });
+
+  it('an entry that cannot be written (its name taken by a folder): the start runs from source, says nothing, and leaves no partial file', async () => {
+    const cache = folder(tmpdir(), 'compile-cache-');
+    await start(['--require', bed.bundles.cjs], cache);
+    const [kept] = entries(cache);
+    rmSync(kept!);
+    mkdirSync(kept!);
+    writeFileSync(join(kept!, 'in-the-way'), '');
+
+    const run = await start(['--require', bed.bundles.cjs], cache);
+    expect(run.stderr).to.equal('');
+    expect(exportedSpans()).to.equal(2);
+    expect(readdirSync(kept!)).to.deep.equal(['in-the-way']);
+    expect(
+      readdirSync(dirname(kept!)).filter((name) => name.startsWith(`${basename(kept!)}.`)),
+    ).to.deep.equal([]);
   });
 
   it("NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch): no entry is read or written, and the register starts as always", async () => {
