@@ -1,22 +1,17 @@
 /**
  * What both entry points load (bundled as dist/register-sdk.cjs, see tsup.config.ts): one copy of
- * the register's state, whichever entry started it. Only the settings are read at once, so that
- * OTEL_SDK_DISABLED=true loads nothing more (not even @opentelemetry/api).
+ * the register's state, whichever entry started it. With OTEL_SDK_DISABLED=true the entries do not
+ * load it at all; a start loads the rest when it runs.
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- each part is loaded when first used */
-import { readRegisterSettings } from './settings';
+import { sdkDisabled } from './sdk-disabled';
 import type { StartOptions } from './start';
 import type { Telemetry } from './telemetry';
 
 export { SHARED_PACKAGES } from './shared-packages';
 
-/** False for OTEL_SDK_DISABLED=true: the ESM entry then skips its loader hooks too. */
-export function registerWillStart(): boolean {
-  return !readRegisterSettings().disabled;
-}
-
 export function startZeroCode(options?: StartOptions): Telemetry | undefined {
-  if (!registerWillStart()) return undefined;
+  if (sdkDisabled()) return undefined;
   return (require('./start') as typeof import('./start')).startZeroCode(options);
 }
 

@@ -4,6 +4,7 @@ import {
   GENAI_CAPTURE_VALUES_TEXT,
   genAiCaptureFrom,
 } from '../instrumentation/capture-env';
+import { sdkDisabled } from './sdk-disabled';
 
 export type ExporterName = 'otlp' | 'console';
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
@@ -89,10 +90,6 @@ export type ResourceDetectorName = (typeof RESOURCE_DETECTOR_NAMES)[number];
 /** Unset, the detectors that need no extra package and no network: start and exit stay fast. */
 const DEFAULT_RESOURCE_DETECTORS: readonly ResourceDetectorName[] = ['host', 'process', 'env'];
 const DEFAULT_METRIC_EXPORT_INTERVAL_MILLIS = 60_000;
-
-function isTrue(value: string | undefined): boolean {
-  return value?.trim().toLowerCase() === 'true';
-}
 
 /**
  * A boolean switch: `true` or `false` (any case); unset or empty is `undefined`. Anything else is
@@ -229,7 +226,7 @@ export function readRegisterSettings(env: Env = process.env): RegisterSettings {
   const invalidValues: string[] = [];
   const enabled = list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS);
   return {
-    disabled: isTrue(env.OTEL_SDK_DISABLED),
+    disabled: sdkDisabled(env),
     traces: signal('traces', env, warnings),
     metrics: signal('metrics', env, warnings),
     metricExportIntervalMillis: millis(

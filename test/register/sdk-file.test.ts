@@ -88,6 +88,30 @@ describe('the SDK file, through a code cache kept after the start (child process
     return { identity: stored.subarray(0, 4 + length), code: stored.subarray(4 + length) };
   }
 
+  for (const [flag, entry] of [
+    ['--require', 'register.cjs'],
+    ['--import', 'register-esm.mjs'],
+  ] as const) {
+    it(`OTEL_SDK_DISABLED=true, ${flag}: the SDK file is not even loaded, and no entry written`, async () => {
+      const cache = folder(tmpdir(), 'compile-cache-');
+      const app = folder(tmpdir(), 'disabled-app-');
+      const script = join(app, 'files.cjs');
+      writeFileSync(
+        script,
+        "console.log(JSON.stringify(Object.keys(require.cache).map((file) => require('node:path').basename(file))));",
+      );
+      const run = await runNode([flag, join(dirname(bed.bundles.cjs), entry)], script, {
+        OTEL_SDK_DISABLED: 'true',
+        NODE_COMPILE_CACHE: cache,
+      });
+      expect([run.code, run.stderr]).to.deep.equal([0, '']);
+      expect(JSON.parse(run.stdout)).to.deep.equal(
+        flag === '--require' ? ['register.cjs', 'files.cjs'] : ['files.cjs'],
+      );
+      expect(entries(cache)).to.deep.equal([]);
+    });
+  }
+
   if (!CACHE_FOLDER) {
     it(`Node ${process.version} has no compile cache folder: the SDK file is required as any module, and no entry is written`, async () => {
       const cache = folder(tmpdir(), 'compile-cache-');
