@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -65,13 +66,21 @@ function compile(file: string, folder: string): CompiledFile {
   const identity = Buffer.from(JSON.stringify([file, size, mtimeMs, ctimeMs, ino]));
   const entry = join(folder, `otel-tool-errors-${hash(file)}`);
   const cachedData = cachedCode(entry, identity);
-  const script = new Script((Module as ModuleInternals).wrap(readFileSync(file, 'utf8')), {
+  const script = new Script((Module as ModuleInternals).wrap(sourceText(readFileSync(file))), {
     filename: file,
     cachedData,
     // As `require` compiles it: an `import()` in the file would use Node's own loader.
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   return { script, entry, identity, reused: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/**
+ * The file's text. esbuild writes ASCII (non-ASCII characters escaped, its default), which read as
+ * Latin-1 is the same text without UTF-8 decoding: 0.5 ms of a Node 22 start for the 0.69 MB file.
+ */
+function sourceText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** An entry's V8 code, when the entry names this file as it is now. */

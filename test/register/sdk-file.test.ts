@@ -183,6 +183,26 @@ describe('the SDK file, through a code cache kept after the start (child process
     expect(after.identity.equals(before.identity), 'the entry names the file as it is now').to.equal(false);
   });
 
+  it('an SDK file with text beyond ASCII (esbuild writes ASCII): read as UTF-8', async () => {
+    const copy = registerCopy();
+    const cache = folder(tmpdir(), 'compile-cache-');
+    const sdkFile = join(copy, 'register-sdk.cjs');
+    const source = readFileSync(sdkFile, 'utf8');
+    expect(/[^\x00-\x7f]/.test(source), 'the build writes ASCII').to.equal(false);
+    writeFileSync(sdkFile, source.replace('already started in this process', 'déjà started in this process'));
+    const both = await runNode(
+      ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
+      FIXTURE,
+      {
+        OTEL_SERVICE_NAME: 'sdk-file',
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+        NODE_COMPILE_CACHE: cache,
+      },
+    );
+    expect(both.code).to.equal(0);
+    expect(both.stderr).to.include('déjà started in this process');
+  });
+
   it('an entry whose V8 code is damaged: V8 refuses it, the start compiles from source, says nothing, and replaces it', async () => {
     const cache = folder(tmpdir(), 'compile-cache-');
     await start(['--require', bed.bundles.cjs], cache);
