@@ -10,6 +10,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -188,7 +189,7 @@ describe('the SDK file, through a code cache kept after the start (child process
     const cache = folder(tmpdir(), 'compile-cache-');
     const sdkFile = join(copy, 'register-sdk.cjs');
     const source = readFileSync(sdkFile, 'utf8');
-    expect(/[^\x00-\x7f]/.test(source), 'the build writes ASCII').to.equal(false);
+    expect(isAscii(readFileSync(sdkFile)), 'the build writes ASCII').to.equal(true);
     writeFileSync(sdkFile, source.replace('already started in this process', 'déjà started in this process'));
     const both = await runNode(
       ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
