@@ -70,6 +70,24 @@ describe('the SDK file, through a code cache kept after the start (child process
     return run;
   }
 
+  /**
+   * Both entry points of a copy in one process: the second start says "already started", a text
+   * of the SDK file the specs below change.
+   */
+  async function startBoth(copy: string, cache: string): Promise<NodeRun> {
+    const run = await runNode(
+      ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
+      FIXTURE,
+      {
+        OTEL_SERVICE_NAME: 'sdk-file',
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+        NODE_COMPILE_CACHE: cache,
+      },
+    );
+    expect(run.code, run.stderr).to.equal(0);
+    return run;
+  }
+
   function exportedSpans(): number {
     return bed.receiver.bodies.filter((body) => body.includes('exported-work')).length;
   }
@@ -168,16 +186,7 @@ describe('the SDK file, through a code cache kept after the start (child process
     utimesSync(sdkFile, atime, mtime);
     expect(statSync(sdkFile).size).to.equal(Buffer.byteLength(source));
 
-    const both = await runNode(
-      ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
-      FIXTURE,
-      {
-        OTEL_SERVICE_NAME: 'sdk-file',
-        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
-        NODE_COMPILE_CACHE: cache,
-      },
-    );
-    expect(both.code).to.equal(0);
+    const both = await startBoth(copy, cache);
     expect(both.stderr).to.include('ALREADY STARTED IN THIS PROCESS');
     expect(both.stderr).not.to.include('already started in this process');
     const after = entryParts(kept!);
@@ -191,16 +200,7 @@ describe('the SDK file, through a code cache kept after the start (child process
     const source = readFileSync(sdkFile, 'utf8');
     expect(isAscii(readFileSync(sdkFile)), 'the build writes ASCII').to.equal(true);
     writeFileSync(sdkFile, source.replace('already started in this process', 'déjà started in this process'));
-    const both = await runNode(
-      ['--require', join(copy, 'register.cjs'), '--import', join(copy, 'register-esm.mjs')],
-      FIXTURE,
-      {
-        OTEL_SERVICE_NAME: 'sdk-file',
-        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
-        NODE_COMPILE_CACHE: cache,
-      },
-    );
-    expect(both.code).to.equal(0);
+    const both = await startBoth(copy, cache);
     expect(both.stderr).to.include('déjà started in this process');
   });
 
