@@ -445,6 +445,17 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(result.stderr).to.match(/^\S+Z start-up-fixture the app logs through its own debug\n$/);
   });
 
+  it("another tool's require hook preloaded first (require-in-the-middle keeps what each require returned): no stand-in, the app's debug and worker_threads are the real ones", async () => {
+    const result = await run({
+      nodeArgs: ['--require', join(FIXTURES, 'foreign-require-hook.cjs'), '--require', registerCjs],
+      script: 'start-up-modules.cjs',
+      env: {},
+    });
+    expect(result.code).to.equal(0);
+    expect(JSON.parse(result.stdout).app).to.deep.equal({ workerThreads: true, messagePort: true });
+    expect(result.stderr).to.match(/^\S+Z start-up-fixture the app logs through its own debug\n$/);
+  });
+
   it('DEBUG naming require-in-the-middle: its lines print, as they do without the register', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],
