@@ -63,12 +63,12 @@ function shareAs(main: string, api: Api): void {
  * share their state (the providers, the context manager, the propagator, the diagnostic logger)
  * through one global registry, which takes registrations from one version only. So when the SDK file
  * carries a copy of the installed api's release, the register runs that copy and hands it to the
- * app's own `require` of the api: one copy, one file that Node's compile cache serves, where the
+ * app's own `require` of the api: one copy, in the one SDK file the start loads, where the
  * installed api is 47 (on Node 22 about 8 ms of CPU a start, or of the first `require` of it).
  * With no api installed it runs `whenNoneInstalled`'s copy. Else, or when the installed api is
  * already loaded, it runs the installed api, as a register without copies would, so that the app's
  * own registrations (a diagnostic logger, say) are still accepted; if that cannot load, its
-`whenNoneInstalled` copy. A copy is loaded only when chosen.
+ * `whenNoneInstalled` copy. A copy is loaded only when chosen.
  */
 export function apiCopy(bundled: Readonly<Record<string, () => Api>>, whenNoneInstalled: string): Api {
   const installed = installedApi();

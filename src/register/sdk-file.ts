@@ -46,7 +46,7 @@ export function loadSdkFile<T>(file: string, parent?: Module): LoadedSdkFile<T> 
   const loader = Module as ModuleInternals;
   let compiled: CompiledFile | undefined;
   try {
-    if (folder !== undefined && loader._cache[file] === undefined) compiled = compile(file, folder);
+    if (folder !== undefined && loader._cache[file] === undefined) compiled = compile(file, folder, loader);
   } catch {
     compiled = undefined;
   }
@@ -61,12 +61,12 @@ export function loadSdkFile<T>(file: string, parent?: Module): LoadedSdkFile<T> 
 }
 
 /** The file compiled with the cache entry that names it, if there is one. */
-function compile(file: string, folder: string): CompiledFile {
+function compile(file: string, folder: string, loader: ModuleInternals): CompiledFile {
   const { size, mtimeMs, ctimeMs, ino } = statSync(file);
   const identity = Buffer.from(JSON.stringify([file, size, mtimeMs, ctimeMs, ino]));
   const entry = join(folder, `otel-tool-errors-${hash(file)}`);
   const cachedData = cachedCode(entry, identity);
-  const script = new Script((Module as ModuleInternals).wrap(sourceText(readFileSync(file))), {
+  const script = new Script(loader.wrap(sourceText(readFileSync(file))), {
     filename: file,
     cachedData,
     // As `require` compiles it: an `import()` in the file would use Node's own loader.

@@ -4,14 +4,13 @@
  * load it at all; a start loads the rest when it runs.
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- each part is loaded when first used */
-import { sdkDisabled } from './sdk-disabled';
 import type { StartOptions } from './start';
 import type { Telemetry } from './telemetry';
 
 export { SHARED_PACKAGES } from './shared-packages';
 
+/** The entries call it only when OTEL_SDK_DISABLED is not set (sdk-disabled.ts). */
 export function startZeroCode(options?: StartOptions): Telemetry | undefined {
-  if (sdkDisabled()) return undefined;
   return (require('./start') as typeof import('./start')).startZeroCode(options);
 }
 
