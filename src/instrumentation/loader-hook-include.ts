@@ -1,6 +1,19 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+/** What the loader hook needs of a module definition: the module, whether its entry is patched, the files that are. */
+export interface ModuleDefinitionShape {
+  readonly name: string;
+  readonly entryPatched?: boolean;
+  readonly files?: readonly string[];
+}
+
+interface ModuleDefinition {
+  name: string;
+  patch?: unknown;
+  files?: { name: string }[];
+}
+
 /**
  * The `include` list for import-in-the-middle's loader hook: the modules the given
  * instrumentations patch, and nothing else. Wrapping every module breaks some that import
@@ -12,15 +25,19 @@ export function loaderHookInclude(instrumentations: readonly object[]): (string 
   for (const instrumentation of instrumentations) {
     const definitions =
       (instrumentation as { getModuleDefinitions?: () => ModuleDefinition[] }).getModuleDefinitions?.() ?? [];
-    for (const definition of definitions) patterns.push(...patternsFor(definition));
+    for (const definition of definitions)
+      patterns.push(...loaderHookPatterns(moduleDefinitionShape(definition)));
   }
   return patterns;
 }
 
-interface ModuleDefinition {
-  name: string;
-  patch?: unknown;
-  files?: { name: string }[];
+/** An instrumentation's module definition, as the loader hook sees it. */
+export function moduleDefinitionShape({ name, patch, files = [] }: ModuleDefinition): ModuleDefinitionShape {
+  return {
+    name,
+    ...(patch === undefined ? {} : { entryPatched: true }),
+    ...(files.length === 0 ? {} : { files: files.map((file) => file.name) }),
+  };
 }
 
 /**
@@ -30,10 +47,14 @@ interface ModuleDefinition {
  * costs its whole `export *` tree: import-in-the-middle reads and parses each re-exported module to
  * list the entry's names (Google ADK's: about 125 ms and 20 MiB of a start).
  */
-function patternsFor({ name, patch, files = [] }: ModuleDefinition): (string | RegExp)[] {
+export function loaderHookPatterns({
+  name,
+  entryPatched,
+  files = [],
+}: ModuleDefinitionShape): (string | RegExp)[] {
   if (isAbsolute(name)) return [new RegExp(`^${escape(pathToFileURL(name).href)}$`)];
-  const patterns = files.map((file) => new RegExp(`/node_modules/${escape(file.name)}$`));
-  return patch === undefined && patterns.length > 0 ? patterns : [name, ...patterns];
+  const patterns = files.map((file) => new RegExp(`/node_modules/${escape(file)}$`));
+  return !entryPatched && patterns.length > 0 ? patterns : [name, ...patterns];
 }
 
 function escape(text: string): string {

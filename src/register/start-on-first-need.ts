@@ -1,0 +1,149 @@
+import Module, { createRequire } from 'node:module';
+import { packagesStartingTheRegister } from './hooked-modules';
+
+/** Where every copy of `@opentelemetry/api` 1.x keeps the providers, context manager and propagator. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+/** The start an entry point is waiting to run, for the other entry point of a process that loads both. */
+const PENDING_START = Symbol.for('otel-tool-errors.register.pending-start');
+
+type Holder = typeof globalThis & { [API_GLOBAL]?: unknown; [PENDING_START]?: () => void };
+type Require = (this: Module, id: string) => unknown;
+
+/**
+ * True when the register must start at once rather than on first need: OpenTelemetry is in use
+ * already (another preload registered an SDK or a logger: the start then says so, as it always
+ * did), or the other entry point is waiting to start (both `--require` and `--import`: it starts
+ * now, and this one's start then says it was loaded twice).
+ */
+export function mustStartNow(): boolean {
+  const holder = globalThis as Holder;
+  const pending = holder[PENDING_START];
+  if (pending !== undefined) {
+    pending();
+    return true;
+  }
+  return holder[API_GLOBAL] !== undefined;
+}
+
+/**
+ * Runs `start` when the app first needs telemetry, not before its first line: a process that never
+ * does (a CLI's `--help`, a script that loads no framework) pays for none of the SDK. The needs:
+ * - a `require` of a module an instrumentation patches, of undici, or of the api (before the module
+ *   loads, so that the start's require hook patches it);
+ * - any use of an api copy (`trace.getTracer()`, `context.with()`...): each reads the api's global
+ *   registry first, an accessor until then, whichever copy it is (an ES module build, one bundled
+ *   into the app or into Next.js);
+ * - the first `fetch()`, which the undici instrumentation traces (before the request starts);
+ * - with `esmMain`, an ES module entry point after its first turn: `--require` sees none of its
+ *   imports, and the start's check then tells the user (esm-set-up.ts).
+ * The ES module entry point adds its loader hook's (register-esm.ts). Returns the function that
+ * starts at once. Each watch is undone at the start.
+ */
+export function startOnFirstNeed(start: () => void, { esmMain }: { esmMain: boolean }): () => void {
+  const holder = globalThis as Holder;
+  const undo: (() => void)[] = [];
+  let pending = true;
+  const now = () => {
+    if (!pending) return;
+    pending = false;
+    delete holder[PENDING_START];
+    for (const stopWatching of undo) stopWatching();
+    start();
+  };
+  holder[PENDING_START] = now;
+  undo.push(watchRequire(now), watchApiGlobal(now), watchFetch(now));
+  if (esmMain) undo.push(watchEsmMain(now));
+  return now;
+}
+
+/**
+ * Wraps `require` until the start: a watched package starts the register, then loads through the
+ * `require` the start installed (require-in-the-middle's, which patches it). Undone, the wrapper
+ * leaves `require` as it was, unless another hook wrapped it since (it then only passes calls on).
+ */
+function watchRequire(now: () => void): () => void {
+  const prototype = Module.prototype as unknown as { require: Require };
+  const original = prototype.require;
+  const packages = packagesStartingTheRegister();
+  let watching = true;
+  const wrapper = function require(this: Module, id: string) {
+    // eslint-disable-next-line prefer-rest-params -- `require` gets its arguments as they were
+    if (!watching || !packages.has(packageOf(id))) return Reflect.apply(original, this, arguments);
+    now();
+    const current = prototype.require;
+    // eslint-disable-next-line prefer-rest-params -- as above
+    return Reflect.apply(current === wrapper ? original : current, this, arguments);
+  };
+  prototype.require = wrapper;
+  return () => {
+    watching = false;
+    if (prototype.require === wrapper) prototype.require = original;
+  };
+}
+
+/** The package a `require` names: `node:http` is `http`; a path names the package its last `node_modules` holds. */
+function packageOf(id: string): string {
+  if (typeof id !== 'string') return '';
+  let name = id.startsWith('node:') ? id.slice(5) : id;
+  if (name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name)) {
+    const at = Math.max(name.lastIndexOf('/node_modules/'), name.lastIndexOf('\\node_modules\\'));
+    if (at === -1) return '';
+    name = name.slice(at + '/node_modules/'.length).replace(/\\/g, '/');
+  }
+  const parts = name.split('/');
+  return name.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+/**
+ * An accessor in place of the api's global registry until the start: its first read starts the
+ * register (whose providers then fill the registry the reader gets); a write keeps what is written
+ * and starts the register, which then finds any provider in it and says so.
+ */
+function watchApiGlobal(now: () => void): () => void {
+  const holder = globalThis as Holder;
+  const get = () => {
+    now();
+    return holder[API_GLOBAL];
+  };
+  const set = (value: unknown) => {
+    stopWatching();
+    holder[API_GLOBAL] = value;
+    now();
+  };
+  const stopWatching = () => {
+    if (Object.getOwnPropertyDescriptor(holder, API_GLOBAL)?.get === get) delete holder[API_GLOBAL];
+  };
+  Object.defineProperty(holder, API_GLOBAL, { configurable: true, enumerable: false, get, set });
+  return stopWatching;
+}
+
+/** `fetch` starts the register before its first request, then is Node's own again. */
+function watchFetch(now: () => void): () => void {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  const original: unknown = descriptor?.value;
+  if (descriptor === undefined || typeof original !== 'function' || !descriptor.configurable) {
+    return () => undefined;
+  }
+  const fetch = function fetch(this: unknown) {
+    now();
+    // eslint-disable-next-line prefer-rest-params -- `fetch` gets its arguments as they were
+    return Reflect.apply(original, this, arguments) as unknown;
+  };
+  Object.defineProperty(fetch, 'length', { value: original.length });
+  Object.defineProperty(globalThis, 'fetch', { ...descriptor, value: fetch });
+  return () => {
+    if (globalThis.fetch === (fetch as unknown)) Object.defineProperty(globalThis, 'fetch', descriptor);
+  };
+}
+
+/**
+ * An ES module entry point never sets `require.main`; by the first turn, a CommonJS one has (read
+ * from a `require` made then: each takes `main` as it is when made).
+ */
+function watchEsmMain(now: () => void): () => void {
+  if (process.argv[1] === undefined) return () => undefined;
+  const immediate = setImmediate(() => {
+    if (createRequire(__filename).main === undefined) now();
+  });
+  return () => clearImmediate(immediate);
+}

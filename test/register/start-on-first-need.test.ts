@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
+import { useRegisterBed } from '../helpers/register-bed';
+
+/**
+ * The register starts when the app first needs it (start-on-first-need.ts), not before its first
+ * line: real child processes under `--require` and `--import`, exporting OTLP/JSON to a receiver on
+ * 127.0.0.1, one per need, and one that needs nothing.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const FIXTURES = join(__dirname, 'fixtures', 'first-need');
+/** What the ES module app under `--require` is told once the start ran (esm-set-up.ts): this repository has the frameworks. */
+const ESM_UNDER_REQUIRE = 'no import-in-the-middle loader hook is active';
+
+describe('the register starts on the first need', function () {
+  this.timeout(60_000);
+  const bed = useRegisterBed({ receiverPerTest: true });
+
+  async function run(flag: '--require' | '--import', script: string, told = '') {
+    const entry = flag === '--require' ? bed.bundles.cjs : bed.bundles.esm;
+    const child = spawn(process.execPath, [flag, entry, join(FIXTURES, script)], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        OTEL_SERVICE_NAME: 'first-need',
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_METRICS_EXPORTER: 'none',
+        FLAKY_URL: bed.flaky.url,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).to.equal(0);
+    if (told === '') expect(stderr).to.equal('');
+    else expect(stderr).to.include(told);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  // Off-thread, import-in-the-middle's hook must have the instrumentations from the start.
+  const flags = supportsSyncHooks() ? (['--require', '--import'] as const) : (['--require'] as const);
+  for (const flag of flags) {
+    it(`${flag}, an app that needs no telemetry: no SDK loaded, nothing exported, require still watched`, async () => {
+      const result = await run(flag, 'no-need.cjs');
+      expect(result).to.deep.equal({ sdkLoaded: false, requireIsNodes: false });
+      expect(bed.receiver.requestCount()).to.equal(0);
+    });
+
+    it(`${flag}, the first need a fetch: its request gets a span with error.type, and fetch is Node's own after it`, async () => {
+      const result = await run(flag, 'first-fetch.cjs');
+      expect(result).to.deep.equal({
+        before: { sdkLoaded: false, requireIsNodes: false },
+        status: 503,
+        // The start put require back (require-in-the-middle's now wraps Node's own).
+        after: { sdkLoaded: true, requireIsNodes: false },
+        restored: true,
+      });
+      const clients = bed.receiver.spans().filter((span) => span.kind === 3);
+      expect(clients.map((span) => [span.name, span.attributes['error.type']])).to.deep.equal([
+        ['GET', '503'],
+      ]);
+    });
+
+    it(`${flag}, an app whose first need is a use of the api it imported: the start runs then, and its span is exported`, async () => {
+      const result = await run(flag, 'api-by-import.cjs');
+      expect(result).to.deep.equal({
+        before: { sdkLoaded: false, requireIsNodes: false },
+        after: { sdkLoaded: true, requireIsNodes: false },
+      });
+      expect(bed.receiver.spans().map((span) => span.name)).to.deep.equal(['app-work']);
+    });
+  }
+
+  it('--require, an ES module app that needs nothing: the start runs on its first turn', async () => {
+    const result = await run('--require', 'esm-no-need.mjs', ESM_UNDER_REQUIRE);
+    // Node 20 loads an ES module entry over several turns, so there the start may come first.
+    expect(result).to.include({ afterATurn: true });
+  });
+
+  it('--import where Node cannot run the loader hook in-thread: the start runs at once', async function () {
+    if (supportsSyncHooks()) this.skip(); // Node 20, and 22 and 24 before 22.22.3 and 24.11.1
+    expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: true, afterATurn: true });
+  });
+
+  it('--import, an ES module app that needs nothing: no start', async function () {
+    if (!supportsSyncHooks()) this.skip(); // the test above
+    expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: false, afterATurn: false });
+  });
+
+  it('--import, the first need an import the loader hook wraps (node:http): the start runs before it, and its request is traced', async function () {
+    if (!supportsSyncHooks()) this.skip(); // started at once
+    const result = await run('--import', 'import-http.mjs');
+    expect(result).to.deep.equal({ atFirstLine: false, status: 429 });
+    const spans = bed.receiver.spans();
+    expect(
+      spans.map((span) => [span.kind, span.attributes['http.response.status_code']]).sort(),
+    ).to.deep.equal([
+      [2, 429],
+      [3, 429],
+    ]);
+  });
+});
