@@ -4,28 +4,18 @@
  * in-thread with `module.registerHooks` where Node's version runs it, else `module.register`
  * (deprecated from Node 26, whose `registerHooks` is always used). In-thread, no loader thread
  * starts: on Node 22 that is about 45 ms of CPU and 16 MiB less a start (BENCHMARKS.md); and the
- * register starts when the app first needs it, as under `--require`, or when the hook is about to
- * wrap a module an instrumentation patches. Off-thread, it starts at once.
+ * register, and the hook with it, start when the app first needs them. Off-thread, at once.
  */
 import * as nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
 import { hookedInstrumentations, loaderHookIncludeFor } from './register/hooked-modules';
+import { registerImportHookOnFirstNeed } from './register/import-hook-on-first-need';
 import { sdkDisabled } from './register/sdk-disabled';
 import { loadSdkFile } from './register/sdk-file';
 import { readRegisterSettings } from './register/settings';
 import { mustStartNow, startOnFirstNeed } from './register/start-on-first-need';
 import { warnUser } from './register/stderr';
-
-interface ResolveContext {
-  conditions?: string[];
-  parentURL?: string;
-}
-type NextResolve = (specifier: string, context?: ResolveContext) => { url: string };
-/** `module.registerHooks` (Node 22.15 and later), which this Node has where import-in-the-middle's sync hooks run. */
-type RegisterHooks = (hooks: {
-  resolve: (specifier: string, context: ResolveContext, nextResolve: NextResolve) => { url: string };
-}) => unknown;
 
 type SdkFile = ReturnType<typeof loadSdkFile<typeof import('./register/sdk')>>;
 
@@ -53,16 +43,17 @@ async function startNow(): Promise<void> {
 }
 
 /**
- * Registers the in-thread loader hook for the modules the enabled instrumentations patch, then
- * starts on first need: also when a module resolves to one the hook wraps, which is before it
- * runs, so that the instrumentations' hooks are there when the wrapper hands it on.
+ * Starts on first need, as under `--require`, or when an import resolves to a module the enabled
+ * instrumentations patch (before it runs, so that their hooks are there when it is wrapped); the
+ * loader hook itself is loaded then too (import-hook-on-first-need.ts).
  */
-async function startOnFirstNeedWithLoaderHook(): Promise<void> {
-  const syncHooks = await import('import-in-the-middle/register-hooks.mjs');
-  syncHooks.register({ include: loaderHookIncludeFor(hookedInstrumentations(readRegisterSettings())) });
+function startOnFirstNeedWithImportHook(): void {
+  const include = loaderHookIncludeFor(hookedInstrumentations(readRegisterSettings()));
+  const importHook = registerImportHookOnFirstNeed(include, import.meta.url, () => now());
   const now = startOnFirstNeed(
     () => {
       try {
+        importHook.make();
         const sdkFile = loadSdk();
         const sdk = sdkFile.exports;
         if (sdk.startZeroCode({ beforeHooks: () => sdk.markLoaderHookRegistered() })) sdkFile.afterStart();
@@ -72,22 +63,10 @@ async function startOnFirstNeedWithLoaderHook(): Promise<void> {
     },
     { esmMain: false },
   );
-  let watching = true;
-  (nodeModule as unknown as { registerHooks: RegisterHooks }).registerHooks({
-    resolve: (specifier, context, nextResolve) => {
-      const resolved = nextResolve(specifier, context);
-      // import-in-the-middle marks the modules it wraps with an `iitm` query.
-      if (watching && resolved.url.includes('iitm=')) {
-        watching = false;
-        now();
-      }
-      return resolved;
-    },
-  });
 }
 
 // With OTEL_SDK_DISABLED=true nothing is loaded and no hook registered.
 if (!sdkDisabled()) {
   if (!supportsSyncHooks() || mustStartNow()) await startNow();
-  else await startOnFirstNeedWithLoaderHook();
+  else startOnFirstNeedWithImportHook();
 }

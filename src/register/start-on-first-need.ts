@@ -1,4 +1,5 @@
 import Module, { createRequire } from 'node:module';
+import { FRAMEWORK_GLOBALS } from '../instrumentation/adapters/module-definitions';
 import { packagesStartingTheRegister } from './hooked-modules';
 
 /** Where every copy of `@opentelemetry/api` 1.x keeps the providers, context manager and propagator. */
@@ -6,7 +7,7 @@ const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 /** The start an entry point is waiting to run, for the other entry point of a process that loads both. */
 const PENDING_START = Symbol.for('otel-tool-errors.register.pending-start');
 
-type Holder = typeof globalThis & { [API_GLOBAL]?: unknown; [PENDING_START]?: () => void };
+type Holder = typeof globalThis & Record<string | symbol, unknown> & { [PENDING_START]?: () => void };
 type Require = (this: Module, id: string) => unknown;
 
 /**
@@ -32,7 +33,8 @@ export function mustStartNow(): boolean {
  *   loads, so that the start's require hook patches it);
  * - any use of an api copy (`trace.getTracer()`, `context.with()`...): each reads the api's global
  *   registry first, an accessor until then, whichever copy it is (an ES module build, one bundled
- *   into the app or into Next.js);
+ *   into the app or into Next.js); so does a framework's read of a global registry an adapter
+ *   fills (AI SDK 7's integrations), whatever name it was installed under;
  * - the first `fetch()`, which the undici instrumentation traces (before the request starts);
  * - with `esmMain`, an ES module entry point after its first turn: `--require` sees none of its
  *   imports, and the start's check then tells the user (esm-set-up.ts).
@@ -51,7 +53,8 @@ export function startOnFirstNeed(start: () => void, { esmMain }: { esmMain: bool
     start();
   };
   holder[PENDING_START] = now;
-  undo.push(watchRequire(now), watchApiGlobal(now), watchFetch(now));
+  undo.push(watchRequire(now), watchFetch(now));
+  for (const key of [API_GLOBAL, ...FRAMEWORK_GLOBALS]) undo.push(watchGlobal(key, now));
   if (esmMain) undo.push(watchEsmMain(now));
   return now;
 }
@@ -95,25 +98,27 @@ function packageOf(id: string): string {
 }
 
 /**
- * An accessor in place of the api's global registry until the start: its first read starts the
- * register (whose providers then fill the registry the reader gets); a write keeps what is written
- * and starts the register, which then finds any provider in it and says so.
+ * An accessor in place of a global registry until the start: its first read starts the register
+ * (which then fills the registry the reader gets); a write keeps what is written and starts the
+ * register, which then finds what is in it (another SDK's provider: it says so). Left alone where
+ * the registry exists already.
  */
-function watchApiGlobal(now: () => void): () => void {
+function watchGlobal(key: string | symbol, now: () => void): () => void {
   const holder = globalThis as Holder;
+  if (Object.getOwnPropertyDescriptor(holder, key) !== undefined) return () => undefined;
   const get = () => {
     now();
-    return holder[API_GLOBAL];
+    return holder[key];
   };
   const set = (value: unknown) => {
     stopWatching();
-    holder[API_GLOBAL] = value;
+    holder[key] = value;
     now();
   };
   const stopWatching = () => {
-    if (Object.getOwnPropertyDescriptor(holder, API_GLOBAL)?.get === get) delete holder[API_GLOBAL];
+    if (Object.getOwnPropertyDescriptor(holder, key)?.get === get) delete holder[key];
   };
-  Object.defineProperty(holder, API_GLOBAL, { configurable: true, enumerable: false, get, set });
+  Object.defineProperty(holder, key, { configurable: true, enumerable: false, get, set });
   return stopWatching;
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
 import { useRegisterBed } from '../helpers/register-bed';
@@ -78,6 +79,15 @@ describe('the register starts on the first need', function () {
     });
   }
 
+  it("--require, a framework's first read of the registry an adapter fills (AI SDK 7's, installed under any name): the start runs then, and the reader finds the integration", async () => {
+    expect(await run('--require', 'framework-registry.cjs')).to.deep.equal({
+      before: { sdkLoaded: false, requireIsNodes: false },
+      after: { sdkLoaded: true, requireIsNodes: false },
+      integrations: 1,
+      executeTool: 'function',
+    });
+  });
+
   it('--require, an ES module app that needs nothing: the start runs on its first turn', async () => {
     const result = await run('--require', 'esm-no-need.mjs', ESM_UNDER_REQUIRE);
     // Node 20 loads an ES module entry over several turns, so there the start may come first.
@@ -105,5 +115,57 @@ describe('the register starts on the first need', function () {
       [2, 429],
       [3, 429],
     ]);
+  });
+
+  it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
+    if (!supportsSyncHooks()) this.skip(); // started at once, through its public registration
+    // An app folder with the register's files and a copy of import-in-the-middle whose hook has its
+    // in-thread functions under other names (its own register-hooks.mjs uses them).
+    mkdirSync(join(ROOT, '.cache'), { recursive: true });
+    const app = mkdtempSync(join(ROOT, '.cache', 'other-iitm-'));
+    try {
+      const dist = join(app, 'node_modules', 'otel-tool-errors', 'dist');
+      mkdirSync(dist, { recursive: true });
+      cpSync(dirname(bed.bundles.esm), dist, { recursive: true });
+      const iitm = join(app, 'node_modules', 'import-in-the-middle');
+      cpSync(join(ROOT, 'node_modules', 'import-in-the-middle'), iitm, { recursive: true });
+      const rename = (file: string, from: RegExp, to: string) =>
+        writeFileSync(join(iitm, file), readFileSync(join(iitm, file), 'utf8').replace(from, to));
+      rename(
+        'create-hook.mjs',
+        /return \{ initialize, load, resolve, resolveSync, loadSync, applyOptions \}/,
+        'return { initialize, load, resolve, resolveInThread: resolveSync, loadInThread: loadSync, applyOptions }',
+      );
+      rename(
+        'register-hooks.mjs',
+        /resolve: hook\.resolveSync, load: hook\.loadSync/,
+        'resolve: hook.resolveInThread, load: hook.loadInThread',
+      );
+      const script = join(app, 'import-after-http.mjs');
+      cpSync(join(FIXTURES, 'import-after-http.mjs'), script);
+      const child = spawn(process.execPath, ['--import', join(dist, 'register-esm.mjs'), script], {
+        cwd: app,
+        env: { PATH: process.env.PATH ?? '', OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code, stderr).to.equal(0);
+      expect(stderr).to.match(
+        /^otel-tool-errors\/register: import-in-the-middle \(the ES module hook\) is not the version this register knows; the modules imported before this point are not patched\./,
+      );
+      expect(
+        stderr
+          .trim()
+          .split('\n')
+          .filter((line) => line.startsWith('otel-tool-errors')),
+      ).to.have.length(1);
+      // The first import, which started the register, went by; the next one is wrapped and patched.
+      expect(JSON.parse(stdout)).to.deep.equal({ http: false, https: true });
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { ToolCallReport } from '../tool-call/options';
 import type { AdapterContext, FrameworkAdapter } from './adapter';
+import { FRAMEWORK_GLOBALS } from './module-definitions';
 import { traceApprovalRequests, traceDeniedApprovals } from './shared/ai-sdk-approvals';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 
@@ -20,7 +21,7 @@ import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
  * Limits: a call with its own `telemetry.integrations` replaces the global ones, this one included;
  * a call with `telemetry.isEnabled: false` runs no integration at all.
  */
-const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
+const REGISTRY = FRAMEWORK_GLOBALS[0]!;
 const SUPPORTED = ['>=7.0.0 <8'];
 /**
  * Nothing to patch, but `ai` is declared all the same: so that its release is judged and reported

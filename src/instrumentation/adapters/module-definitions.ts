@@ -70,3 +70,10 @@ export const FRAMEWORK_MODULES: Readonly<Record<string, readonly ModuleDefinitio
   llamaindex: [{ name: '@llamaindex/workflow', entryPatched: true }],
   'claude-agent-sdk': [{ name: '@anthropic-ai/claude-agent-sdk', entryPatched: true }],
 };
+
+/**
+ * The process-global registries a framework reads its integrations from, which an adapter fills at
+ * the start (AI SDK 7's `registerTelemetry` array): their first read starts the register, whatever
+ * name the framework was installed under, or bundled into the app.
+ */
+export const FRAMEWORK_GLOBALS: readonly string[] = ['AI_SDK_TELEMETRY_INTEGRATIONS'];

@@ -1,0 +1,121 @@
+import * as nodeModule from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { warnUser } from './stderr';
+
+interface ResolveContext {
+  conditions?: readonly string[];
+  parentURL?: string;
+}
+interface Resolved {
+  url: string;
+  format?: string | null;
+}
+type NextResolve = (specifier: string, context?: ResolveContext) => Resolved;
+type NextLoad = (url: string, context?: object) => object;
+type ResolveHook = (specifier: string, context: ResolveContext, nextResolve: NextResolve) => Resolved;
+type LoadHook = (url: string, context: object, nextLoad: NextLoad) => object;
+
+/** `module.registerHooks` (Node 22.15 and later; import-in-the-middle's in-thread hook needs later still). */
+type RegisterHooks = (hooks: { resolve: ResolveHook; load: LoadHook }) => unknown;
+
+/** import-in-the-middle's hook, as its register-hooks.mjs makes it. */
+interface ImportHook {
+  resolveSync: ResolveHook;
+  loadSync: LoadHook;
+  applyOptions(options: { include: (string | RegExp)[] }): void;
+}
+
+/** The hook that stands in for import-in-the-middle's until the register starts. */
+export interface ImportHookOnFirstNeed {
+  /** Makes import-in-the-middle's hook, which from then on takes every import; called at the start. */
+  make(): void;
+}
+
+/**
+ * Registers, in-thread, a hook that passes every import on until one resolves to a module the
+ * `include` list names (as import-in-the-middle matches them): then it calls `firstNeed` (the
+ * register's start, which calls `make`) and hands that import, and every later one, to
+ * import-in-the-middle's own hook. Loading that hook costs about 19 ms of CPU on Node 22 (its
+ * parsers, and Node's ES module facades of the built-ins it imports), which a process that imports
+ * none of those modules never pays. Before it is made, it would pass every import on unchanged.
+ */
+export function registerImportHookOnFirstNeed(
+  include: (string | RegExp)[],
+  parentUrl: string,
+  firstNeed: () => void,
+): ImportHookOnFirstNeed {
+  const made: { hook?: ImportHook } = {};
+  const included = includeMatcher(include);
+  (nodeModule as unknown as { registerHooks: RegisterHooks }).registerHooks({
+    resolve: (specifier, context, nextResolve) => {
+      if (made.hook) return made.hook.resolveSync(specifier, context, nextResolve);
+      const resolved = nextResolve(specifier, context);
+      // import-in-the-middle leaves `require` to the require hook.
+      if (context.conditions?.includes('require') || !included(resolved.url, specifier)) return resolved;
+      firstNeed();
+      // Made by the start just now (the type's narrowing cannot see that), or not where that failed.
+      const hook = made.hook as ImportHook | undefined;
+      return hook ? hook.resolveSync(specifier, context, nextResolve) : resolved;
+    },
+    load: (url, context, nextLoad) =>
+      made.hook ? made.hook.loadSync(url, context, nextLoad) : nextLoad(url, context),
+  });
+  return {
+    make: () => {
+      made.hook ??= importHook(include, parentUrl);
+    },
+  };
+}
+
+/**
+ * import-in-the-middle's hook, made as its register-hooks.mjs makes it (which registers it itself,
+ * where this one is called from ours). If this version of import-in-the-middle makes it otherwise,
+ * its own registration takes the imports from now on, and the user is told what that misses.
+ */
+function importHook(include: (string | RegExp)[], parentUrl: string): ImportHook | undefined {
+  const load = nodeModule.createRequire(parentUrl);
+  try {
+    const registerHooksFile = load.resolve('import-in-the-middle/register-hooks.mjs');
+    const { createHook } = load('import-in-the-middle/create-hook.mjs') as {
+      createHook: (meta: { url: string }) => Partial<ImportHook>;
+    };
+    const hook = createHook({ url: pathToFileURL(registerHooksFile).href });
+    if (!isImportHook(hook))
+      throw new Error('its create-hook.mjs makes no resolveSync, loadSync and applyOptions');
+    hook.applyOptions({ include });
+    return hook;
+  } catch (err) {
+    (load('import-in-the-middle/register-hooks.mjs') as { register(options: object): void }).register({
+      include,
+    });
+    warnUser(
+      'import-in-the-middle (the ES module hook) is not the version this register knows; the modules imported ' +
+        'before this point are not patched. Reinstall otel-tool-errors to get the version it depends on.',
+      err,
+    );
+    return undefined;
+  }
+}
+
+function isImportHook(hook: Partial<ImportHook> | undefined): hook is ImportHook {
+  return (
+    typeof hook?.resolveSync === 'function' &&
+    typeof hook.loadSync === 'function' &&
+    typeof hook.applyOptions === 'function'
+  );
+}
+
+/** import-in-the-middle's `include` matching: a pattern tests the URL; a name is the specifier or the URL (a built-in's too with `node:`). */
+function includeMatcher(include: (string | RegExp)[]): (url: string, specifier: string) => boolean {
+  const names = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const each of include) {
+    if (each instanceof RegExp) patterns.push(each);
+    else {
+      names.add(each);
+      if (nodeModule.builtinModules.includes(each)) names.add(`node:${each}`);
+    }
+  }
+  return (url, specifier) =>
+    names.has(specifier) || names.has(url) || patterns.some((pattern) => pattern.test(url));
+}
