@@ -59,12 +59,13 @@ export const REGISTER_EXPORTERS: Options = {
 export const REGISTER_ENTRIES: Options[] = [
   // `--require otel-tool-errors/register` loads register.cjs.
   { ...shared, entry: { register: 'src/register.ts' }, format: ['cjs'] },
-  // `--import otel-tool-errors/register` loads register-esm.mjs.
+  // `--import otel-tool-errors/register` loads register-esm.mjs, which runs register-esm-start.cjs.
   {
     ...shared,
     entry: { 'register-esm': 'src/register-esm.ts' },
     format: ['esm'],
   },
+  { ...shared, entry: { 'register-esm-start': 'src/register/esm-start.ts' }, format: ['cjs'] },
 ];
 
 export default defineConfig([

@@ -46,6 +46,8 @@ done
 echo; echo "## Start and exit, whole process, no collector listening ($(node --version))"
 # bench/install/start.py: every command in turn, RUNS rounds in rotated order (whole processes,
 # their own wall time, CPU time and peak RSS from wait4), medians and ratios to `node -e 0`.
+# The register starts on the app's first need (src/register/start-on-first-need.ts): `-e 0` has none,
+# so two rows give the start itself, on a require of a module it patches (http), against that require alone.
 # auto-instrumentations-node runs with its exporters off: with them on and no collector, its exit
 # waits out the OTLP exporters' 10 s timeout, which is not start-up.
 ESM_OURS='--import otel-tool-errors/register'
@@ -55,6 +57,8 @@ python3 "$ROOT/bench/install/start.py" "${RUNS:-10}" \
   "ours, --import=node $ESM_OURS -e 0" \
   "ours, --require, exporters off=env $NONE node $OURS -e 0" \
   "ours, OTEL_SDK_DISABLED set=env OTEL_SDK_DISABLED=true node $OURS -e 0" \
+  "require('node:http') alone=node -e \"require('node:http')\"" \
+  "ours, --require, the start on that require=node $OURS -e \"require('node:http')\"" \
   "@opentelemetry/api alone=node --require @opentelemetry/api -e 0" \
   "auto-instrumentations-node, --require, exporters off=env $NONE node $AUTO -e 0" | sed "s#$WORK#.#g"
 
