@@ -18,17 +18,17 @@ export function runNode(nodeArgs: string[], script: string, env: Record<string, 
 }
 
 /**
- * Runs `command args` from the repository root with only the variables given (plus PATH and, with
- * `home`, HOME); killed after `killAfterMs`.
+ * Runs `command args` from `cwd` (the repository root unless given) with only the variables given
+ * (plus PATH and, with `home`, HOME); killed after `killAfterMs`.
  */
 export async function runCommand(
   command: string,
   args: string[],
   env: Record<string, string>,
-  { killAfterMs = 30_000, home = false } = {},
+  { killAfterMs = 30_000, home = false, cwd = join(__dirname, '..', '..') } = {},
 ): Promise<NodeRun> {
   const child = spawn(command, args, {
-    cwd: join(__dirname, '..', '..'),
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...(home ? { HOME: process.env.HOME ?? '' } : {}), ...env },
   });
   let stdout = '';

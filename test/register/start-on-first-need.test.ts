@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
 import { useRegisterBed } from '../helpers/register-bed';
+import { runCommand, runNode } from '../helpers/run-node';
 
 /**
  * The register starts when the app first needs it (start-on-first-need.ts), not before its first
@@ -23,22 +22,13 @@ describe('the register starts on the first need', function () {
 
   async function run(flag: '--require' | '--import', script: string, told = '') {
     const entry = flag === '--require' ? bed.bundles.cjs : bed.bundles.esm;
-    const child = spawn(process.execPath, [flag, entry, join(FIXTURES, script)], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        OTEL_SERVICE_NAME: 'first-need',
-        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_METRICS_EXPORTER: 'none',
-        FLAKY_URL: bed.flaky.url,
-      },
+    const { code, stdout, stderr } = await runNode([flag, entry], join(FIXTURES, script), {
+      OTEL_SERVICE_NAME: 'first-need',
+      OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      FLAKY_URL: bed.flaky.url,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).to.equal(0);
     if (told === '') expect(stderr).to.equal('');
     else expect(stderr).to.include(told);
@@ -143,15 +133,12 @@ describe('the register starts on the first need', function () {
       );
       const script = join(app, 'import-after-http.mjs');
       cpSync(join(FIXTURES, 'import-after-http.mjs'), script);
-      const child = spawn(process.execPath, ['--import', join(dist, 'register-esm.mjs'), script], {
-        cwd: app,
-        env: { PATH: process.env.PATH ?? '', OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const [code] = (await once(child, 'exit')) as [number | null];
+      const { code, stdout, stderr } = await runCommand(
+        process.execPath,
+        ['--import', join(dist, 'register-esm.mjs'), script],
+        { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' },
+        { cwd: app },
+      );
       expect(code, stderr).to.equal(0);
       expect(stderr).to.match(
         /^otel-tool-errors\/register: import-in-the-middle \(the ES module hook\) is not the version this register knows; the modules imported before this point are not patched\./,
