@@ -19,7 +19,8 @@ import { DeferredMeterProvider, type StartedMeterProvider } from './deferred-met
 import { exportingSpanProcessors, metricReaders } from './exporters';
 import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
 import { resourceDetectors } from './resources';
-import { instrumentationEnabled, type RegisterSettings } from './settings';
+import { hookedInstrumentations } from './hooked-modules';
+import type { RegisterSettings } from './settings';
 import { warnUser } from './stderr';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each package is required when the
@@ -78,10 +79,11 @@ function propagator(settings: RegisterSettings): TextMapPropagator | null | unde
     : new core.W3CTraceContextPropagator();
 }
 
-/** Framework names turned off by OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS or OTEL_NODE_*_INSTRUMENTATIONS. */
-function disabledFrameworks(settings: RegisterSettings): string[] {
-  const named = settings.instrumentation.disabledFrameworks ?? [];
-  const unknown = named.filter((name) => !TOOL_FRAMEWORK_NAMES.includes(name));
+/** Names in OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS that are no framework: said, and ignored. */
+function reportUnknownFrameworkNames(settings: RegisterSettings): void {
+  const unknown = (settings.instrumentation.disabledFrameworks ?? []).filter(
+    (name) => !TOOL_FRAMEWORK_NAMES.includes(name),
+  );
   if (unknown.length > 0) {
     warnUser(
       `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknown
@@ -89,9 +91,6 @@ function disabledFrameworks(settings: RegisterSettings): string[] {
         .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
     );
   }
-  return TOOL_FRAMEWORK_NAMES.filter(
-    (name) => named.includes(name) || !instrumentationEnabled(settings, name),
-  );
 }
 
 /** Names in OTEL_NODE_ENABLED/DISABLED_INSTRUMENTATIONS that this register does not run. */
@@ -116,16 +115,19 @@ function reportUnknownInstrumentationNames(settings: RegisterSettings): void {
  */
 function instrumentations(settings: RegisterSettings): Instrumentation[] {
   reportUnknownInstrumentationNames(settings);
+  reportUnknownFrameworkNames(settings);
+  // The same choice the ES module entry made its loader hook's `include` list from.
+  const on = hookedInstrumentations(settings);
   const list: Instrumentation[] = [];
-  const disabled = disabledFrameworks(settings);
+  const disabled = TOOL_FRAMEWORK_NAMES.filter((name) => !on.includes(name));
   if (disabled.length < TOOL_FRAMEWORK_NAMES.length) {
     list.push(new ToolInstrumentation({ ...settings.instrumentation, disabledFrameworks: disabled }));
   }
-  if (instrumentationEnabled(settings, 'http')) {
+  if (on.includes('http')) {
     const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as HttpPackage;
     list.push(new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG));
   }
-  if (instrumentationEnabled(settings, 'undici')) {
+  if (on.includes('undici')) {
     const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as UndiciPackage;
     list.push(new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG));
   }

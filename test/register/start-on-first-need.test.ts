@@ -69,6 +69,13 @@ describe('the register starts on the first need', function () {
     });
   }
 
+  it('--require, a require of a hooked package by its path: the start runs before it loads', async () => {
+    expect(await run('--require', 'require-by-path.cjs')).to.deep.equal({
+      before: { sdkLoaded: false, requireIsNodes: false },
+      after: { sdkLoaded: true, requireIsNodes: false },
+    });
+  });
+
   it("--require, a framework's first read of the registry an adapter fills (AI SDK 7's, installed under any name): the start runs then, and the reader finds the integration", async () => {
     expect(await run('--require', 'framework-registry.cjs')).to.deep.equal({
       before: { sdkLoaded: false, requireIsNodes: false },
@@ -85,17 +92,17 @@ describe('the register starts on the first need', function () {
   });
 
   it('--import where Node cannot run the loader hook in-thread: the start runs at once', async function () {
-    if (supportsSyncHooks()) this.skip(); // Node 20, and 22 and 24 before 22.22.3 and 24.11.1
+    if (supportsSyncHooks()) this.skip(); // this Node runs the hook in-thread; the case is Node 20, 22 before 22.22.3, 24 before 24.11.1
     expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: true, afterATurn: true });
   });
 
   it('--import, an ES module app that needs nothing: no start', async function () {
-    if (!supportsSyncHooks()) this.skip(); // the test above
+    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: without it the register starts at once (the case above)
     expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: false, afterATurn: false });
   });
 
   it('--import, the first need an import the loader hook wraps (node:http): the start runs before it, and its request is traced', async function () {
-    if (!supportsSyncHooks()) this.skip(); // started at once
+    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: without it the register starts at once, before any import
     const result = await run('--import', 'import-http.mjs');
     expect(result).to.deep.equal({ atFirstLine: false, status: 429 });
     const spans = bed.receiver.spans();
@@ -108,7 +115,7 @@ describe('the register starts on the first need', function () {
   });
 
   it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
-    if (!supportsSyncHooks()) this.skip(); // started at once, through its public registration
+    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: off-thread, import-in-the-middle's public registration is used at once
     // An app folder with the register's files and a copy of import-in-the-middle whose hook has its
     // in-thread functions under other names (its own register-hooks.mjs uses them).
     mkdirSync(join(ROOT, '.cache'), { recursive: true });
