@@ -12,6 +12,7 @@ import { loadSdkFile } from './sdk-file';
 import { readRegisterSettings } from './settings';
 import { mustStartNow, startOnFirstNeed } from './start-on-first-need';
 import { warnUser } from './stderr';
+import { watchWrappedImports } from './wrapped-imports';
 
 type SdkFile = ReturnType<typeof loadSdkFile<typeof import('./sdk')>>;
 
@@ -19,6 +20,9 @@ type SdkFile = ReturnType<typeof loadSdkFile<typeof import('./sdk')>>;
 function loadSdk(): SdkFile {
   return loadSdkFile(join(__dirname, 'register-sdk.cjs'));
 }
+
+/** import-in-the-middle's loader hook, off-thread: the copy whose `Hook` the register's instrumentations use. */
+const OFF_THREAD_HOOK = 'import-in-the-middle/hook.mjs';
 
 /** Starts now, registering the loader hook off-thread (or in-thread where the register starts at once). */
 async function startNow(entryUrl: string): Promise<void> {
@@ -28,14 +32,28 @@ async function startNow(entryUrl: string): Promise<void> {
   const started = sdk.startZeroCode({
     beforeHooks: (include) => {
       if (syncHooks) syncHooks.register({ include });
-      else
-        nodeModule.register('@opentelemetry/instrumentation/hook.mjs', entryUrl, {
-          data: { include },
-        });
+      else nodeModule.register(OFF_THREAD_HOOK, entryUrl, { data: { include } });
       sdk.markLoaderHookRegistered();
     },
   });
   if (started) sdkFile.afterStart();
+}
+
+/** The start on first need: the SDK file's start, its loader hook made or registered already. */
+function startSdk(beforeStart: () => void = () => undefined): void {
+  try {
+    beforeStart();
+    const sdkFile = loadSdk();
+    const sdk = sdkFile.exports;
+    if (sdk.startZeroCode({ beforeHooks: () => sdk.markLoaderHookRegistered() })) sdkFile.afterStart();
+  } catch (err) {
+    warnUser('could not start OpenTelemetry; the app runs without it.', err);
+  }
+}
+
+/** The include list of the loader hook: the modules the enabled instrumentations patch. */
+function loaderHookInclude(): (string | RegExp)[] {
+  return loaderHookIncludeFor(hookedInstrumentations(readRegisterSettings()));
 }
 
 /**
@@ -44,21 +62,26 @@ async function startNow(entryUrl: string): Promise<void> {
  * loader hook itself is loaded then too (import-hook-on-first-need.ts).
  */
 function startOnFirstNeedWithImportHook(entryUrl: string): void {
-  const include = loaderHookIncludeFor(hookedInstrumentations(readRegisterSettings()));
+  const include = loaderHookInclude();
   const importHook = registerImportHookOnFirstNeed(include, entryUrl, () => now());
-  const now = startOnFirstNeed(
-    () => {
-      try {
-        importHook.make();
-        const sdkFile = loadSdk();
-        const sdk = sdkFile.exports;
-        if (sdk.startZeroCode({ beforeHooks: () => sdk.markLoaderHookRegistered() })) sdkFile.afterStart();
-      } catch (err) {
-        warnUser('could not start OpenTelemetry; the app runs without it.', err);
-      }
-    },
-    { esmMain: false },
-  );
+  const now = startOnFirstNeed(() => startSdk(() => importHook.make()), { esmMain: false });
+}
+
+/**
+ * Where Node runs loader hooks only off-thread (Node 20, 22 before 22.22.3, 24 before 24.11.1):
+ * the hook is registered now, as it must be to see the app's first import, and its thread started
+ * with it; the register starts on first need, as under `--require`, or when the first module the
+ * hook wraps runs (wrapped-imports.ts).
+ */
+function startOnFirstNeedWithLoaderThread(entryUrl: string): void {
+  nodeModule.register(OFF_THREAD_HOOK, entryUrl, { data: { include: loaderHookInclude() } });
+  const now = startOnFirstNeed(() => startSdk(), { esmMain: false });
+  try {
+    watchWrappedImports(nodeModule.createRequire(entryUrl).resolve(OFF_THREAD_HOOK), now);
+  } catch {
+    // An import-in-the-middle laid out otherwise: at once, as before, so that nothing goes unpatched.
+    now();
+  }
 }
 
 /**
@@ -66,6 +89,7 @@ function startOnFirstNeedWithImportHook(entryUrl: string): void {
  * URL, from which its hooks resolve.
  */
 export async function startFromEsmEntry(entryUrl: string): Promise<void> {
-  if (!supportsSyncHooks() || mustStartNow()) await startNow(entryUrl);
-  else startOnFirstNeedWithImportHook(entryUrl);
+  if (mustStartNow()) await startNow(entryUrl);
+  else if (supportsSyncHooks()) startOnFirstNeedWithImportHook(entryUrl);
+  else startOnFirstNeedWithLoaderThread(entryUrl);
 }

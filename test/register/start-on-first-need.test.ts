@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
@@ -35,9 +35,7 @@ describe('the register starts on the first need', function () {
     return JSON.parse(stdout) as Record<string, unknown>;
   }
 
-  // Off-thread, import-in-the-middle's hook must have the instrumentations from the start.
-  const flags = supportsSyncHooks() ? (['--require', '--import'] as const) : (['--require'] as const);
-  for (const flag of flags) {
+  for (const flag of ['--require', '--import'] as const) {
     it(`${flag}, an app that needs no telemetry: no SDK loaded, nothing exported, require still watched`, async () => {
       const result = await run(flag, 'no-need.cjs');
       expect(result).to.deep.equal({ sdkLoaded: false, requireIsNodes: false });
@@ -91,18 +89,11 @@ describe('the register starts on the first need', function () {
     expect(result).to.include({ afterATurn: true });
   });
 
-  it('--import where Node cannot run the loader hook in-thread: the start runs at once', async function () {
-    if (supportsSyncHooks()) this.skip(); // this Node runs the hook in-thread; the case is Node 20, 22 before 22.22.3, 24 before 24.11.1
-    expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: true, afterATurn: true });
-  });
-
-  it('--import, an ES module app that needs nothing: no start', async function () {
-    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: without it the register starts at once (the case above)
+  it('--import, an ES module app that needs nothing: no start', async () => {
     expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: false, afterATurn: false });
   });
 
-  it('--import, the first need an import the loader hook wraps (node:http): the start runs before it, and its request is traced', async function () {
-    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: without it the register starts at once, before any import
+  it('--import, the first need an import the loader hook wraps (node:http): the start runs before it, and its request is traced', async () => {
     const result = await run('--import', 'import-http.mjs');
     expect(result).to.deep.equal({ atFirstLine: false, status: 429 });
     const spans = bed.receiver.spans();
@@ -114,10 +105,11 @@ describe('the register starts on the first need', function () {
     ]);
   });
 
-  it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
-    if (!supportsSyncHooks()) this.skip(); // needs the in-thread hook: off-thread, import-in-the-middle's public registration is used at once
-    // An app folder with the register's files and a copy of import-in-the-middle whose hook has its
-    // in-thread functions under other names (its own register-hooks.mjs uses them).
+  /**
+   * Runs import-after-http.mjs under `--import` in an app folder with the register's files and a
+   * copy of import-in-the-middle that `edit` changes (given its folder); the folder is removed after.
+   */
+  async function runWithModifiedIitm(edit: (iitm: string) => void) {
     mkdirSync(join(ROOT, '.cache'), { recursive: true });
     const app = mkdtempSync(join(ROOT, '.cache', 'other-iitm-'));
     try {
@@ -126,40 +118,66 @@ describe('the register starts on the first need', function () {
       cpSync(dirname(bed.bundles.esm), dist, { recursive: true });
       const iitm = join(app, 'node_modules', 'import-in-the-middle');
       cpSync(join(ROOT, 'node_modules', 'import-in-the-middle'), iitm, { recursive: true });
-      const rename = (file: string, from: RegExp, to: string) =>
-        writeFileSync(join(iitm, file), readFileSync(join(iitm, file), 'utf8').replace(from, to));
-      rename(
-        'create-hook.mjs',
-        /return \{ initialize, load, resolve, resolveSync, loadSync, applyOptions \}/,
-        'return { initialize, load, resolve, resolveInThread: resolveSync, loadInThread: loadSync, applyOptions }',
-      );
-      rename(
-        'register-hooks.mjs',
-        /resolve: hook\.resolveSync, load: hook\.loadSync/,
-        'resolve: hook.resolveInThread, load: hook.loadInThread',
-      );
+      edit(iitm);
       const script = join(app, 'import-after-http.mjs');
       cpSync(join(FIXTURES, 'import-after-http.mjs'), script);
-      const { code, stdout, stderr } = await runCommand(
+      const result = await runCommand(
         process.execPath,
         ['--import', join(dist, 'register-esm.mjs'), script],
         { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' },
         { cwd: app },
       );
-      expect(code, stderr).to.equal(0);
-      expect(stderr).to.match(
-        /^otel-tool-errors\/register: import-in-the-middle \(the ES module hook\) is not the version this register knows; the modules imported before this point are not patched\./,
-      );
-      expect(
-        stderr
-          .trim()
-          .split('\n')
-          .filter((line) => line.startsWith('otel-tool-errors')),
-      ).to.have.length(1);
-      // The first import, which started the register, went by; the next one is wrapped and patched.
-      expect(JSON.parse(stdout)).to.deep.equal({ http: false, https: true });
+      expect(result.code, result.stderr).to.equal(0);
+      return { stderr: result.stderr, patched: JSON.parse(result.stdout) as Record<string, boolean> };
     } finally {
       rmSync(app, { recursive: true, force: true });
     }
+  }
+
+  it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
+    if (!supportsSyncHooks()) this.skip(); // the in-thread hook's case: off-thread, import-in-the-middle's hook is Node's loader from the entry on
+    // Its hook has its in-thread functions under other names (its own register-hooks.mjs uses them).
+    const { stderr, patched } = await runWithModifiedIitm((iitm) => {
+      replaceIn(
+        join(iitm, 'create-hook.mjs'),
+        /return \{ initialize, load, resolve, resolveSync, loadSync, applyOptions \}/,
+        'return { initialize, load, resolve, resolveInThread: resolveSync, loadInThread: loadSync, applyOptions }',
+      );
+      replaceIn(
+        join(iitm, 'register-hooks.mjs'),
+        /resolve: hook\.resolveSync, load: hook\.loadSync/,
+        'resolve: hook.resolveInThread, load: hook.loadInThread',
+      );
+    });
+    expect(stderr).to.match(
+      /^otel-tool-errors\/register: import-in-the-middle \(the ES module hook\) is not the version this register knows; the modules imported before this point are not patched\./,
+    );
+    expect(
+      stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('otel-tool-errors')),
+    ).to.have.length(1);
+    // The first import, which started the register, went by; the next one is wrapped and patched.
+    expect(patched).to.deep.equal({ http: false, https: true });
+  });
+
+  it('--import off-thread with an import-in-the-middle whose registry is elsewhere: the register starts at once, and every import is patched', async function () {
+    if (supportsSyncHooks()) this.skip(); // the off-thread hook's case: Node 20, 22 before 22.22.3, 24 before 24.11.1
+    // The registry its wrappers report to is lib/registry.js, which the register does not know.
+    const { stderr, patched } = await runWithModifiedIitm((iitm) => {
+      renameSync(join(iitm, 'lib', 'register.js'), join(iitm, 'lib', 'registry.js'));
+      replaceIn(join(iitm, 'create-hook.mjs'), /'lib\/register\.js'/, "'lib/registry.js'");
+      replaceIn(join(iitm, 'index.js'), /'\.\/lib\/register'/, "'./lib/registry'");
+    });
+    expect(stderr).to.equal('');
+    expect(patched).to.deep.equal({ http: true, https: true });
   });
 });
+
+/** Replaces `from` (which must be there) in a file. */
+function replaceIn(file: string, from: RegExp, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  expect(text, `${file} has ${from}`).to.match(from);
+  writeFileSync(file, text.replace(from, to));
+}
