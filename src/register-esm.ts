@@ -4,8 +4,9 @@
  * in-thread with `module.registerHooks` where Node's version runs it, else `module.register`
  * (deprecated from Node 26, whose `registerHooks` is always used). In-thread, no loader thread
  * starts: on Node 22 that is about 45 ms of CPU and 16 MiB less a start (BENCHMARKS.md); and the
- * register, and the hook with it, start when the app first needs them. Off-thread, at once. The
- * work is in a CommonJS file (register/esm-start.ts).
+ * register, and the hook with it, start when the app first needs them. Off-thread, the hook is
+ * registered at once and the register on first need. The work is in a CommonJS file
+ * (register/esm-start.ts).
  */
 import { createRequire } from 'node:module';
 import { sdkDisabled } from './register/sdk-disabled';
