@@ -66,6 +66,8 @@ export const REGISTER_ENTRIES: Options[] = [
     format: ['esm'],
   },
   { ...shared, entry: { 'register-esm-start': 'src/register/esm-start.ts' }, format: ['cjs'] },
+  // Where Node runs module hooks only off-thread, the hook it registers (in the loader thread).
+  { ...shared, entry: { 'register-off-thread-hook': 'src/register/off-thread-hook.ts' }, format: ['esm'] },
 ];
 
 export default defineConfig([

@@ -5,9 +5,11 @@
  */
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { supportsSyncHooks } from 'import-in-the-middle/supports-sync-hooks.mjs';
 import { hookedInstrumentations, loaderHookIncludeFor } from './hooked-modules';
 import { registerImportHookOnFirstNeed } from './import-hook-on-first-need';
+import type { OffThreadHookData } from './off-thread-hook';
 import { loadSdkFile } from './sdk-file';
 import { readRegisterSettings } from './settings';
 import { mustStartNow, startOnFirstNeed } from './start-on-first-need';
@@ -22,7 +24,7 @@ function loadSdk(): SdkFile {
 }
 
 /** import-in-the-middle's loader hook, off-thread: the copy whose `Hook` the register's instrumentations use. */
-const OFF_THREAD_HOOK = 'import-in-the-middle/hook.mjs';
+const IITM_HOOK = 'import-in-the-middle/hook.mjs';
 
 /** Starts now, registering the loader hook off-thread (or in-thread where the register starts at once). */
 async function startNow(entryUrl: string): Promise<void> {
@@ -32,7 +34,7 @@ async function startNow(entryUrl: string): Promise<void> {
   const started = sdk.startZeroCode({
     beforeHooks: (include) => {
       if (syncHooks) syncHooks.register({ include });
-      else nodeModule.register(OFF_THREAD_HOOK, entryUrl, { data: { include } });
+      else nodeModule.register(IITM_HOOK, entryUrl, { data: { include } });
       sdk.markLoaderHookRegistered();
     },
   });
@@ -68,16 +70,21 @@ function startOnFirstNeedWithImportHook(entryUrl: string): void {
 }
 
 /**
- * Where Node runs loader hooks only off-thread (Node 20, 22 before 22.22.3, 24 before 24.11.1):
- * the hook is registered now, as it must be to see the app's first import, and its thread started
- * with it; the register starts on first need, as under `--require`, or when the first module the
- * hook wraps runs (wrapped-imports.ts).
+ * Where Node runs loader hooks only off-thread (Node 20, 22 before 22.22.3, 24 before 24.11.1): a
+ * hook is registered now, as it must be to see the app's first import, and its thread started with
+ * it; it loads import-in-the-middle's hook at the first import that hook would wrap
+ * (off-thread-hook.ts). The register starts on first need, as under `--require`, or when the first
+ * module import-in-the-middle wraps runs (wrapped-imports.ts).
  */
 function startOnFirstNeedWithLoaderThread(entryUrl: string): void {
-  nodeModule.register(OFF_THREAD_HOOK, entryUrl, { data: { include: loaderHookInclude() } });
+  const iitmHookFile = nodeModule.createRequire(entryUrl).resolve(IITM_HOOK);
+  const data: OffThreadHookData = { include: loaderHookInclude(), hookUrl: pathToFileURL(iitmHookFile).href };
+  nodeModule.register(pathToFileURL(join(__dirname, 'register-off-thread-hook.mjs')).href, entryUrl, {
+    data,
+  });
   const now = startOnFirstNeed(() => startSdk(), { esmMain: false });
   try {
-    watchWrappedImports(nodeModule.createRequire(entryUrl).resolve(OFF_THREAD_HOOK), now);
+    watchWrappedImports(iitmHookFile, now);
   } catch {
     // An import-in-the-middle laid out otherwise: at once, as before, so that nothing goes unpatched.
     now();

@@ -1,5 +1,6 @@
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { includeMatcher } from './include-matcher';
 import { warnUser } from './stderr';
 
 interface ResolveContext {
@@ -103,19 +104,4 @@ function isImportHook(hook: Partial<ImportHook> | undefined): hook is ImportHook
     typeof hook.loadSync === 'function' &&
     typeof hook.applyOptions === 'function'
   );
-}
-
-/** import-in-the-middle's `include` matching: a pattern tests the URL; a name is the specifier or the URL (a built-in's too with `node:`). */
-function includeMatcher(include: (string | RegExp)[]): (url: string, specifier: string) => boolean {
-  const names = new Set<string>();
-  const patterns: RegExp[] = [];
-  for (const each of include) {
-    if (each instanceof RegExp) patterns.push(each);
-    else {
-      names.add(each);
-      if (nodeModule.builtinModules.includes(each)) names.add(`node:${each}`);
-    }
-  }
-  return (url, specifier) =>
-    names.has(specifier) || names.has(url) || patterns.some((pattern) => pattern.test(url));
 }
