@@ -4,7 +4,7 @@
  * resolves to a module the `include` list names, then loads import-in-the-middle's hook
  * (`hookUrl`, the copy whose `Hook` the register's instrumentations use) and hands it that import
  * and every later one. Loading that hook, its parsers and Node's ES module facades of the
- * built-ins they import costs the thread about 0.13× of a `node -e 0` on Node 20, which a process
+ * built-ins they import costs the thread about 0.1× of a `node -e 0` on Node 20, which a process
  * that imports none of those modules never pays. Built as dist/register-off-thread-hook.mjs.
  */
 import { includeMatcher } from './include-matcher';
