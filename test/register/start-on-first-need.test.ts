@@ -135,7 +135,7 @@ describe('the register starts on the first need', function () {
   }
 
   it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
-    if (!supportsSyncHooks()) this.skip(); // the in-thread hook's case: off-thread, import-in-the-middle's hook is Node's loader from the entry on
+    if (!supportsSyncHooks()) this.skip(); // the in-thread hook's case: off-thread, import-in-the-middle's hook.mjs is used as it exports itself
     // Its hook has its in-thread functions under other names (its own register-hooks.mjs uses them).
     const { stderr, patched } = await runWithModifiedIitm((iitm) => {
       replaceIn(
