@@ -134,7 +134,7 @@ describe('the register starts on the first need', function () {
     }
   }
 
-  it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told', async function () {
+  it('--import with an import-in-the-middle that makes its hook otherwise: its own registration takes the later imports, and the user is told (skipped where Node runs module hooks only off-thread, which has no such fallback)', async function () {
     if (!supportsSyncHooks()) this.skip(); // the in-thread hook's case: off-thread, import-in-the-middle's hook.mjs is used as it exports itself
     // Its hook has its in-thread functions under other names (its own register-hooks.mjs uses them).
     const { stderr, patched } = await runWithModifiedIitm((iitm) => {
@@ -162,7 +162,7 @@ describe('the register starts on the first need', function () {
     expect(patched).to.deep.equal({ http: false, https: true });
   });
 
-  it('--import off-thread with an import-in-the-middle whose registry is elsewhere: the register starts at once, and every import is patched', async function () {
+  it('--import off-thread with an import-in-the-middle whose registry is elsewhere: the register starts at once, and every import is patched (skipped where Node runs module hooks in-thread, which has no registry to watch)', async function () {
     if (supportsSyncHooks()) this.skip(); // the off-thread hook's case: Node 20, 22 before 22.22.3, 24 before 24.11.1
     // The registry its wrappers report to is lib/registry.js, which the register does not know.
     const { stderr, patched } = await runWithModifiedIitm((iitm) => {
