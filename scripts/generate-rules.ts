@@ -70,21 +70,28 @@ function sorted(values: Iterable<string>): string[] {
   return [...values].sort();
 }
 
-/** Statuses 100-599 by kind, as runs of equal answers (with and without Retry-After). */
+/**
+ * Statuses 100-599 by kind, as runs of equal answers: with no evidence about a throttle, and with
+ * quota evidence (a quota code or words) and no rate-limit evidence, which outranks it.
+ */
 function httpStatuses() {
-  const runs: Array<{ from: number; to: number; kind: string; kindWithRetryAfter?: string }> = [];
+  const runs: Array<{ from: number; to: number; kind: string; kindWithQuotaEvidence?: string }> = [];
   for (let status = 100; status <= 599; status++) {
-    const kind = kindForHttpStatus(status, false);
-    const withRetryAfter = kindForHttpStatus(status, true);
+    const kind = kindForHttpStatus(status);
+    const withQuota = kindForHttpStatus(status, { quota: true });
     if (kind === undefined) continue;
+    check(
+      kindForHttpStatus(status, { quota: true, rateLimited: true }) === kind,
+      `rate limit wins at ${status}`,
+    );
     const last = runs[runs.length - 1];
-    const differs = withRetryAfter !== kind ? withRetryAfter : undefined;
-    if (last && last.to === status - 1 && last.kind === kind && last.kindWithRetryAfter === differs) {
+    const differs = withQuota !== kind ? withQuota : undefined;
+    if (last && last.to === status - 1 && last.kind === kind && last.kindWithQuotaEvidence === differs) {
       last.to = status;
     } else {
       runs.push(
         differs
-          ? { from: status, to: status, kind, kindWithRetryAfter: differs }
+          ? { from: status, to: status, kind, kindWithQuotaEvidence: differs }
           : { from: status, to: status, kind },
       );
     }
@@ -159,14 +166,21 @@ export function buildRules(): Record<string, unknown> {
     'NETWORK_CODES',
     'CANCEL_CODES',
     'NAMED_KINDS',
+    'NAME_PARTS',
   ]);
   const http = moduleTables(src('classify/http.ts'), ['QUOTA_CODES', 'GOOGLE_RETRY_DELAY']);
   const message = moduleTables(src('classify/message.ts'), [
     'MCP_CODE',
-    'HTTP_STATUS',
-    'RETRY_AFTER',
+    'HTTP_STATUS_PHRASINGS',
+    'REASON_PHRASES',
+    'SETTINGS',
     'NODE_CODE',
     'FAMILIES',
+  ]);
+  const throttleText = moduleTables(src('classify/throttle-text.ts'), [
+    'RETRY_DELAY_TEXT',
+    'RATE_LIMIT_TEXT',
+    'QUOTA_TEXT',
   ]);
   const errorType = moduleTables(src('classify/error-type.ts'), ['MAX_ERROR_TYPE_LENGTH', 'ALWAYS_ALLOWED']);
   const throttling = moduleTables(src('classify/throttling.ts'), ['THROTTLING_NAME']);
@@ -232,6 +246,7 @@ export function buildRules(): Record<string, unknown> {
       retryable: semconv.ATTR_TOOL_ERROR_RETRYABLE,
       executed: semconv.ATTR_TOOL_ERROR_EXECUTED,
       detailType: semconv.ATTR_TOOL_ERROR_DETAIL_TYPE,
+      frameworkType: semconv.ATTR_TOOL_ERROR_FRAMEWORK_TYPE,
       callOutcome: semconv.ATTR_TOOL_CALL_OUTCOME,
       toolCallResult: semconv.ATTR_GEN_AI_TOOL_CALL_RESULT,
       exceptionType: semconv.ATTR_EXCEPTION_TYPE,
@@ -274,7 +289,11 @@ export function buildRules(): Record<string, unknown> {
     },
     classes: {
       names: Object.fromEntries(Object.entries(namedKinds).sort(([a], [b]) => a.localeCompare(b))),
-      timeoutSuffix: 'TimeoutError',
+      // For a name ending in Error or Exception that no table lists: the first part that matches.
+      nameParts: (codes.NAME_PARTS as ReadonlyArray<readonly [string, RegExp]>).map(([kind, pattern]) => ({
+        kind,
+        ...re2(pattern),
+      })),
       uninformative: sorted(classifyError.UNINFORMATIVE_CLASSES as Set<string>),
       awsAuthNames: sorted(clients.AWS_AUTH_NAMES as Set<string>),
       maxCauseLinks: classifyError.MAX_LINKS,
@@ -289,8 +308,15 @@ export function buildRules(): Record<string, unknown> {
     messages: {
       maxScannedLength: MAX_SCANNED_MESSAGE_LENGTH,
       mcpCode: re2(message.MCP_CODE as RegExp),
-      httpStatus: re2(message.HTTP_STATUS as RegExp),
-      retryAfter: re2(message.RETRY_AFTER as RegExp),
+      // Group 1 of the first that matches is the status; else a text that is only a reason phrase.
+      httpStatuses: (message.HTTP_STATUS_PHRASINGS as RegExp[]).map(re2),
+      reasonPhrases: message.REASON_PHRASES,
+      // Removed (replaced by a space) before the families are read.
+      settings: re2(message.SETTINGS as RegExp),
+      // A 429's kind: rate-limit words win, then quota words (http.statuses' kindWithQuotaEvidence).
+      rateLimitText: re2(throttleText.RATE_LIMIT_TEXT as RegExp),
+      quotaText: re2(throttleText.QUOTA_TEXT as RegExp),
+      retryDelayText: re2(throttleText.RETRY_DELAY_TEXT as RegExp),
       nodeCode: re2(message.NODE_CODE as RegExp),
       families: families.map(([kind, pattern]) => ({ kind, ...re2(pattern) })),
     },

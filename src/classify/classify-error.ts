@@ -13,7 +13,13 @@ import {
   SOURCE_LINK_READERS,
 } from './evidence';
 import type { Finding, LinkReader } from './evidence-source';
-import { kindForCanonicalStatus, kindForCode, kindForJsonRpcCode, kindForName } from './codes';
+import {
+  kindForCanonicalStatus,
+  kindForCode,
+  kindForJsonRpcCode,
+  kindForName,
+  kindForNameParts,
+} from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
@@ -22,6 +28,8 @@ import { isDeclaredThrottling } from './throttling';
 import { readDatabaseError } from './database';
 import { isAwsAuthError, readClientError } from './clients';
 import { kindFromAlias } from './kind-aliases';
+import { abortReasons, CAUSE_KEYS } from './shape';
+import { saysQuota, saysRateLimited } from './throttle-text';
 
 /** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
 export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecutionError');
@@ -79,14 +87,17 @@ function effectiveRank(finding: Finding): number {
   return finding.synthetic ? CANCEL_EVIDENCE.rank + 0.5 : finding.source.rank;
 }
 
-// Where clients keep the error they wrap, besides `cause`: Linear's `raw` (@linear/sdk 98.x),
-// Stripe's `detail` (stripe 23.x). Read only when it is an error.
-const WRAPPED_ERROR_KEYS = ['raw', 'detail'];
-
+/**
+ * The errors a link holds: its `cause` (whatever it is), an error under any other key clients keep
+ * one in (`sourceError`, `originalError`, `innerError`, Linear's `raw`, Stripe's `detail`, ...),
+ * an `AggregateError`'s `errors`, and the reason of an aborted signal it keeps (a client's own
+ * timeout, enforced through a signal, leaves its `TimeoutError` there while it throws an abort).
+ */
 function queueCauses(link: unknown, links: unknown[]): void {
   const cause = read(link, 'cause');
   if (cause !== undefined && cause !== null) links.push(cause);
-  for (const key of WRAPPED_ERROR_KEYS) {
+  for (const key of CAUSE_KEYS) {
+    if (key === 'cause') continue;
     const wrapped = read(link, key);
     if (wrapped !== cause && isError(wrapped)) links.push(wrapped);
   }
@@ -94,6 +105,7 @@ function queueCauses(link: unknown, links: unknown[]): void {
   if (Array.isArray(errors)) {
     for (let j = 0; j < errors.length && j < MAX_AGGREGATE_ERRORS; j++) links.push(errors[j]);
   }
+  if (isObjectLike(link)) links.push(...abortReasons(link));
 }
 
 /**
@@ -154,10 +166,22 @@ function findClient(link: object): Finding | undefined {
 function findHttp(link: object): Finding | undefined {
   const http = readHttpEvidence(link);
   if (!http) return undefined;
-  let kind = kindForHttpStatus(http.status, http.retryAfterMs !== undefined, http.quotaCode);
+  const message = readString(link, 'message');
+  const declared = isDeclaredThrottling(link);
+  let kind = kindForHttpStatus(http.status, {
+    // A quota code is the service's own word: no delay overrides it.
+    rateLimited:
+      (http.quotaCode === undefined && http.retryAfterMs !== undefined) ||
+      http.throttled === true ||
+      http.rateLimitHeaders === true ||
+      declared ||
+      (http.quotaCode === undefined && saysRateLimited(message)),
+    quota: http.quotaCode !== undefined || saysQuota(message),
+    headersSeen: http.headersSeen,
+  });
   if (!kind) return undefined;
   // Throttling declared in words outranks the status it came with (S3 503 SlowDown, DynamoDB 400).
-  if (!http.quotaCode && (http.throttled || isDeclaredThrottling(link))) kind = 'rate_limit';
+  if (!http.quotaCode && (http.throttled || declared)) kind = 'rate_limit';
   else if (kind === 'permanent' && isAwsAuthError(link)) kind = 'auth';
   return {
     source: HTTP_STATUS_EVIDENCE,
@@ -206,7 +230,7 @@ function findClass(link: object): Finding {
   const ctorName = className(link);
   for (const candidate of [ctorName, name]) {
     const kind =
-      candidate === undefined ? undefined : (kindForName(candidate) ?? kindForNameSuffix(candidate));
+      candidate === undefined ? undefined : (kindForName(candidate) ?? kindForNameParts(candidate));
     if (!kind) continue;
     return {
       source: classEvidence(kind),
@@ -216,14 +240,6 @@ function findClass(link: object): Finding {
     };
   }
   return { source: FALLBACK_EVIDENCE, errorType: fallbackErrorType(ctorName, name) };
-}
-
-/**
- * Client classes named for their own timeout (`QdrantClientTimeoutError`, whose message is only
- * "This operation was aborted"). Kept out of `kindForName`, whose names pass the `error.type` cap.
- */
-function kindForNameSuffix(name: string): ToolErrorKind | undefined {
-  return name.endsWith('TimeoutError') ? 'timeout' : undefined;
 }
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
@@ -273,7 +289,7 @@ function completeExplicit(explicit: Finding, rest: Finding | undefined): ToolErr
 function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind | undefined {
   if (errorType === undefined) return undefined;
   const status = httpStatusFromErrorType(errorType);
-  if (status !== undefined) return kindForHttpStatus(status, false);
+  if (status !== undefined) return kindForHttpStatus(status);
   if (errorType === 'timeout' || errorType === 'tool_error') return errorType;
   return kindForCode(errorType, undefined) ?? kindForName(errorType);
 }

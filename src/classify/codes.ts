@@ -164,3 +164,24 @@ const NAMED_KINDS: Readonly<Record<string, ToolErrorKind>> = Object.freeze({
 export function kindForName(name: string): ToolErrorKind | undefined {
   return Object.prototype.hasOwnProperty.call(NAMED_KINDS, name) ? NAMED_KINDS[name] : undefined;
 }
+
+/**
+ * Class names by their parts, for a class named for its failure that no list holds
+ * (`PineconeConnectionError`, `QdrantClientTimeoutError`, `MeiliSearchCommunicationError`): the
+ * first part that says something wins, a timeout before a connection. Kept out of `kindForName`,
+ * whose names pass the `error.type` cap. Linear-time patterns, on the CamelCase name.
+ */
+const NAME_PARTS: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
+  ['timeout', /Time[dD]?[oO]ut(?:Error|Exception)?$|Timeout|DeadlineExceeded/],
+  ['rate_limit', /RateLimit|Throttl|TooManyRequests/],
+  ['network', /(?:Connection|Connect|Network|Socket|Communication|Dns)(?:Error|Exception|Failure|Refused)$/],
+  ['auth', /Unauthori[sz]ed|Unauthenticated|Authentication|Forbidden|PermissionDenied|AccessDenied/],
+  ['permanent', /NotFound/],
+];
+
+/** The kind a class name's parts say, for names that end in `Error` or `Exception`. */
+export function kindForNameParts(name: string): ToolErrorKind | undefined {
+  if (name.length > 128 || !/(?:Error|Exception)$/.test(name)) return undefined;
+  for (const [kind, pattern] of NAME_PARTS) if (pattern.test(name)) return kind;
+  return undefined;
+}

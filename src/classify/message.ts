@@ -1,6 +1,7 @@
 import type { ToolErrorKind } from './kinds';
 import { kindForCode, kindForJsonRpcCode, UNKNOWN_TOOL_TEXT } from './codes';
 import { kindForHttpStatus } from './http';
+import { saysQuota, saysRateLimited } from './throttle-text';
 
 /**
  * Classification from text alone, for failures that carry nothing structured: MCP `isError` text,
@@ -22,8 +23,56 @@ export interface MessageEvidence {
 }
 
 const MCP_CODE = /MCP error (-3\d{4})/;
-const HTTP_STATUS = /\b(?:status(?: code)?|HTTP(?:\/\d(?:\.\d)?)?|error)[ :=]{1,3}([1-5]\d\d)\b/i;
-const RETRY_AFTER = /retry[ -]after/i;
+
+/** The reason phrases of the error statuses services send, as the HTTP specification words them. */
+const REASON_PHRASES: Readonly<Record<string, number>> = Object.freeze({
+  'bad request': 400,
+  unauthorized: 401,
+  'payment required': 402,
+  forbidden: 403,
+  'not found': 404,
+  'method not allowed': 405,
+  'request timeout': 408,
+  conflict: 409,
+  gone: 410,
+  'payload too large': 413,
+  'unprocessable entity': 422,
+  'unprocessable content': 422,
+  'too many requests': 429,
+  'internal server error': 500,
+  'not implemented': 501,
+  'bad gateway': 502,
+  'service unavailable': 503,
+  'gateway timeout': 504,
+});
+const REASONS = `(?:${Object.keys(REASON_PHRASES).join('|')}|(?:client|server) error)`;
+
+/**
+ * A status in a text, group 1, in the phrasings services and clients use; never a bare number
+ * (a port, an id, a count, a timestamp), and never a reason phrase alone inside a sentence ("user
+ * not found" is no 404):
+ * - after a word that names it: `status 503`, `status code: 404`, `statusCode=500`, `HTTP 500`,
+ *   `HTTP/1.1 503`, `Error code: 429`, `error 502`, `response code 500`, `returned 500`;
+ * - at the head, or after the text's first `…: `: `503 Error: {...}`, `search failed: 503: Service
+ *   Unavailable`, `429 - {...}`;
+ * - followed by its reason phrase anywhere: `Server error '503 Service Unavailable' for url`.
+ */
+const HTTP_STATUS_PHRASINGS: readonly RegExp[] = [
+  /\b(?:status(?:[ _-]?code)?|http(?:\/\d(?:\.\d)?)?|(?:error|response)(?: code)?|returned|responded with)[ :=#]{1,3}([1-5]\d\d)\b/i,
+  /^(?:[^:\n]{1,80}: {1,2})?([45]\d\d)(?::| - | Error\b)/,
+  new RegExp(`\\b([45]\\d\\d)[ :-]{1,3}${REASONS}\\b`, 'i'),
+];
+
+/** A text that is a reason phrase and nothing more ("Service Unavailable", "Not Found."), group 1. */
+const REASON_ONLY = new RegExp(`^\\s{0,4}(${Object.keys(REASON_PHRASES).join('|')})\\.?\\s{0,4}$`, 'i');
+
+/**
+ * Settings, not events: a `Keep-Alive: timeout=5` header (which Node servers send by default) or
+ * a `"timeout": 5000` option that a client copied into its message. Removed before the families
+ * are read, so they do not make every failure a timeout.
+ */
+const SETTINGS = /\btimeout=\d|["']timeout["'] {0,2}: {0,2}\d/gi;
+
 const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 
 // Ordered: the first family that matches wins. Lists include the TypeScript agent seed's patterns.
@@ -53,28 +102,41 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
   ['canceled', /\baborted\b|\bcancel(?:l)?ed\b/i],
 ];
 
-export function classifyMessage(message: string): MessageEvidence | undefined {
-  if (message.length > MAX_SCANNED_MESSAGE_LENGTH) message = message.slice(0, MAX_SCANNED_MESSAGE_LENGTH);
+export function classifyMessage(text: string): MessageEvidence | undefined {
+  const message = text.length > MAX_SCANNED_MESSAGE_LENGTH ? text.slice(0, MAX_SCANNED_MESSAGE_LENGTH) : text;
   const mcp = MCP_CODE.exec(message);
   if (mcp) {
     const code = Number(mcp[1]);
     const kind = kindForJsonRpcCode(code, message);
     if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : mcp[1] };
   }
-  const status = HTTP_STATUS.exec(message);
-  if (status) {
-    const httpStatus = Number(status[1]);
-    // Text carries no headers; a message that mentions Retry-After is the closest evidence.
-    const kind = kindForHttpStatus(httpStatus, RETRY_AFTER.test(message));
-    if (kind) return { kind, errorType: status[1], httpStatus };
+  const httpStatus = statusInText(message);
+  if (httpStatus !== undefined) {
+    // Text carries no headers: its words decide a 429.
+    const kind = kindForHttpStatus(httpStatus, {
+      rateLimited: saysRateLimited(message),
+      quota: saysQuota(message),
+    });
+    if (kind) return { kind, errorType: String(httpStatus), httpStatus };
   }
   const code = NODE_CODE.exec(message);
   if (code) {
     const kind = kindForCode(code[1], message);
     if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : code[1] };
   }
+  const events = message.replace(SETTINGS, ' ');
   for (const [kind, pattern] of FAMILIES) {
-    if (pattern.test(message)) return kind === 'timeout' ? { kind, errorType: 'timeout' } : { kind };
+    if (pattern.test(events)) return kind === 'timeout' ? { kind, errorType: 'timeout' } : { kind };
   }
   return undefined;
+}
+
+/** The HTTP status a text states, in one of the phrasings above, or as its whole text. */
+export function statusInText(message: string): number | undefined {
+  for (const pattern of HTTP_STATUS_PHRASINGS) {
+    const match = pattern.exec(message);
+    if (match) return Number(match[1]);
+  }
+  const reason = REASON_ONLY.exec(message);
+  return reason ? REASON_PHRASES[reason[1]!.toLowerCase()] : undefined;
 }

@@ -1,0 +1,190 @@
+import { types } from 'node:util';
+import { isError, isObjectLike, read } from './safe';
+
+/**
+ * Evidence found by its shape rather than by one client's field names: an HTTP status, the
+ * response headers and a retry delay, wherever in an error (and in the objects it holds) a client
+ * put them. A bounded breadth-first walk, so the outermost match wins; it reads own data
+ * properties only (no getter, no Proxy trap runs), except the built-in accessors of a fetch
+ * `Response` (`status`, `headers`) and of an `AbortSignal` (`reason`). It never reads what the
+ * tool sent (the request, its options, a payload) nor a response body.
+ */
+
+const MAX_DEPTH = 4;
+const MAX_KEYS_PER_OBJECT = 64;
+const MAX_OBJECTS = 128;
+
+/** Names clients give an HTTP status (snake and camel case alike). */
+const STATUS_KEYS = new Set([
+  'status',
+  'statusCode',
+  'status_code',
+  'httpStatus',
+  'httpStatusCode',
+  'http_status',
+  'http_status_code',
+]);
+
+/** What the tool sent or was given, and bodies: read for nothing. */
+const UNREAD_KEYS = new Set([
+  'input',
+  'args',
+  'arguments',
+  'body',
+  'data',
+  'config',
+  'params',
+  'payload',
+  'request',
+  'options',
+  'requestOptions',
+  'stack',
+]);
+
+/** Keys whose error is a link of its own in the cause chain (classify-error.ts), not part of this one. */
+export const CAUSE_KEYS = [
+  'cause',
+  'sourceError',
+  'originalError',
+  'original',
+  'inner',
+  'innerError',
+  'innerException',
+  'error',
+  'err',
+  'raw',
+  'detail',
+] as const;
+const CAUSE_KEY_SET: ReadonlySet<string> = new Set(CAUSE_KEYS);
+
+/** Retry delays kept as properties: the name says the unit, seconds unless it ends in `Ms`. */
+const RETRY_DELAY_KEYS: Readonly<Record<string, number>> = Object.freeze({
+  retryAfter: 1000,
+  retry_after: 1000,
+  retryAfterSeconds: 1000,
+  retry_after_seconds: 1000,
+  retryAfterMs: 1,
+  retry_after_ms: 1,
+});
+
+/** Codes that belong to a family of their own, not HTTP: the holder's other fields say so. */
+const CODE_FAMILY_MARKERS = ['codeName', 'errorLabels', 'errno', 'sqlState', 'severity', 'errorResponse'];
+
+export interface ShapeEvidence {
+  /** The outermost HTTP status (400-599) found. */
+  status?: number;
+  /** The first header-shaped object found (a `headers` entry, a `Headers`, a `Map`). */
+  headers?: unknown;
+  /** The first retry delay kept as a property, in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/** The built-in class of an object by its brand tag, where it is one whose accessors may be read. */
+function builtInTag(value: object): 'Response' | 'Headers' | 'AbortSignal' | undefined {
+  const tag = read(value, Symbol.toStringTag);
+  return tag === 'Response' || tag === 'Headers' || tag === 'AbortSignal' ? tag : undefined;
+}
+
+function asStatus(value: unknown): number | undefined {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{3}$/.test(value)
+        ? Number(value)
+        : NaN;
+  return Number.isInteger(n) && n >= 400 && n <= 599 ? n : undefined;
+}
+
+function asDelay(value: unknown, unitMs: number): number | undefined {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,9}(?:\.\d{1,3})?$/.test(value.trim())
+        ? Number(value)
+        : NaN;
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * unitMs) : undefined;
+}
+
+function isHeaderShaped(key: string, value: object): boolean {
+  return /headers$/i.test(key) || builtInTag(value) === 'Headers' || value instanceof Map;
+}
+
+/** The own data entries of a plain object or error, bounded; built-ins give their accessors' values. */
+function entriesOf(value: object): Array<[string, unknown]> {
+  const tag = builtInTag(value);
+  if (tag === 'Response')
+    return [
+      ['status', read(value, 'status')],
+      ['headers', read(value, 'headers')],
+    ];
+  if (tag === 'AbortSignal') return [];
+  if (Array.isArray(value) || value instanceof Map) return [];
+  const entries: Array<[string, unknown]> = [];
+  let names: string[];
+  try {
+    names = Object.getOwnPropertyNames(value);
+  } catch {
+    return entries;
+  }
+  for (let i = 0; i < names.length && i < MAX_KEYS_PER_OBJECT; i++) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, names[i]!);
+    if (descriptor !== undefined && 'value' in descriptor) entries.push([names[i]!, descriptor.value]);
+  }
+  return entries;
+}
+
+/** Whether a numeric `code` in `holder` is an HTTP status, not a code of another family. */
+function codeIsHttpStatus(holder: object): boolean {
+  if (CODE_FAMILY_MARKERS.some((key) => read(holder, key) !== undefined)) return false;
+  const name = read(read(holder, 'constructor'), 'name');
+  return !(typeof name === 'string' && name.startsWith('Mongo'));
+}
+
+/**
+ * Reads one link of an error's cause chain by shape. The errors it holds under `CAUSE_KEYS` are
+ * left to the chain; everything else it holds is searched, to `MAX_DEPTH`.
+ */
+export function readShapeEvidence(link: object): ShapeEvidence {
+  const found: ShapeEvidence = {};
+  const seen = new Set<object>([link]);
+  let level: object[] = [link];
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && seen.size <= MAX_OBJECTS; depth++) {
+    const next: object[] = [];
+    for (const holder of level) {
+      let code: number | undefined;
+      for (const [key, value] of entriesOf(holder)) {
+        if (found.status === undefined && STATUS_KEYS.has(key)) found.status = asStatus(value);
+        if (key === 'code' && typeof value === 'number') code = asStatus(value);
+        if (found.retryAfterMs === undefined && key in RETRY_DELAY_KEYS) {
+          found.retryAfterMs = asDelay(value, RETRY_DELAY_KEYS[key]!);
+        }
+        if (!isObjectLike(value) || types.isProxy(value) || seen.has(value) || UNREAD_KEYS.has(key)) continue;
+        if (CAUSE_KEY_SET.has(key) && isError(value)) continue;
+        seen.add(value);
+        if (isHeaderShaped(key, value)) found.headers ??= value;
+        else next.push(value);
+      }
+      if (found.status === undefined && code !== undefined && codeIsHttpStatus(holder)) found.status = code;
+    }
+    level = next;
+  }
+  return found;
+}
+
+/**
+ * The abort signals an error keeps (on itself or in the options of the request it made), whose
+ * `reason` says why the request was aborted: a client that enforces its timeout through a signal
+ * keeps the `TimeoutError` there while it throws an `AbortError`.
+ */
+export function abortReasons(link: object): unknown[] {
+  const reasons: unknown[] = [];
+  for (const holder of [link, read(link, 'options'), read(link, 'request'), read(link, 'config')]) {
+    if (!isObjectLike(holder) || types.isProxy(holder)) continue;
+    const signal = read(holder, 'signal');
+    if (isObjectLike(signal) && builtInTag(signal) === 'AbortSignal' && read(signal, 'aborted') === true) {
+      const reason = read(signal, 'reason');
+      if (isObjectLike(reason)) reasons.push(reason);
+    }
+  }
+  return reasons;
+}
