@@ -53,6 +53,11 @@ export const ATTR_TOOL_ERROR_EXECUTED = 'tool.error_executed';
  */
 export const ATTR_TOOL_ERROR_DETAIL_TYPE = 'tool.error_detail_type';
 /**
+ * The class name a framework wrote into `error.type` itself (`HTTPStatusError`), where stronger
+ * evidence replaced it (`503`) and no exception event keeps it as its `exception.type`.
+ */
+export const ATTR_TOOL_ERROR_FRAMEWORK_TYPE = 'tool.error_framework_type';
+/**
  * Set when the framework stopped a tool call for someone else's decision rather than letting it
  * run to its end: `paused` (waiting for a human: an interrupt, an approval request, a suspension),
  * `denied` (the runtime's approval step or permission policy refused it: the tool did not run) or

@@ -89,6 +89,7 @@ func TestConformanceErrors(t *testing.T) {
 			_, hasRetryAfter := e.Headers["retry-after"]
 			got := p.classifier.Classify(classify.Shape{
 				Name: e.Name, Code: e.Code, Message: e.Message, Status: e.Status, RetryAfter: hasRetryAfter,
+				HeadersSeen: len(e.Headers) > 0,
 			})
 			want := c.Expect
 			if got.ErrorType != want.ErrorType || got.Kind != want.Kind || got.Retryable != want.Retryable ||

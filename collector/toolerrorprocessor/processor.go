@@ -190,6 +190,9 @@ type failure struct {
 	classification classify.Classification
 	message        string
 	fixedErrorType string
+	// frameworkErrorType is the framework's own class-name `error.type` that stronger evidence
+	// replaced, where no exception event keeps it.
+	frameworkErrorType string
 }
 
 // classifySpan marks a failed tool span; false when it did not (no failure, or a pause).
@@ -288,7 +291,16 @@ func (p *toolErrors) readToolSpanFailure(t toolSpan, exc exception, httpChild *h
 		found = &thrown
 	}
 	chosen := p.chooseEvidence(found, httpChild)
-	f := &failure{classification: p.keepExisting(chosen, existingType, attributes)}
+	f := &failure{}
+	_, hasStatedKind := attributes.Get(p.r.Attributes.Kind)
+	if !hasStatedKind && p.frameworkClassGivesWay(existingType, chosen) {
+		f.classification = chosen
+		if exc.typ != existingType {
+			f.frameworkErrorType = existingType
+		}
+	} else {
+		f.classification = p.keepExisting(chosen, existingType, attributes)
+	}
 	if returned == nil {
 		// A returned result is tool output: its text stays out of the status.
 		f.message = message
@@ -326,6 +338,23 @@ func (p *toolErrors) classifyHTTPFailure(h *httpFailure) classify.Classification
 	})
 	found.Evidence = "http_child"
 	return found
+}
+
+// frameworkClassGivesWay: a class name a framework wrote into `error.type` itself (`HTTPStatusError`,
+// `ReadTimeout`) gives way to a status, a timeout or a code that the span's exception, message or
+// HTTP child states, so the failure reads as it does in JavaScript (`503`). A value that is itself a
+// status, a code, `timeout`, `tool_error`, or a class that names the failure precisely
+// (`ToolTimeoutError`) stays.
+func (p *toolErrors) frameworkClassGivesWay(existingType string, found classify.Classification) bool {
+	a := p.r.Attributes
+	if existingType == "" || existingType == found.ErrorType || existingType == a.ErrorTypeToolError ||
+		existingType == a.ErrorTypeOther || existingType == "timeout" ||
+		p.classifier.StatusFromErrorType(existingType) != 0 || p.classifier.IsListedCode(existingType) ||
+		p.classifier.IsNamedClass(existingType) {
+		return false
+	}
+	return p.classifier.StatusFromErrorType(found.ErrorType) != 0 || found.ErrorType == "timeout" ||
+		p.classifier.IsListedCode(found.ErrorType)
 }
 
 // keepExisting keeps an `error.type` the span already has; its kind comes from that type when
@@ -380,6 +409,9 @@ func (p *toolErrors) mark(span ptrace.Span, f *failure) {
 		}
 	} else {
 		attributes.PutStr(a.ErrorType, c.ErrorType)
+	}
+	if f.frameworkErrorType != "" {
+		attributes.PutStr(a.FrameworkType, f.frameworkErrorType)
 	}
 	attributes.PutStr(a.Kind, c.Kind)
 	attributes.PutBool(a.Retryable, c.Retryable)

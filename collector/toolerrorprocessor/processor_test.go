@@ -170,9 +170,13 @@ func TestThePreFilterNeverChangesAnAnswer(t *testing.T) {
 	}
 	patterns := append([]rules.Pattern{}, p.r.Redaction.Patterns...)
 	patterns = append(patterns, p.r.Redaction.MayHoldSecretAnyCase, p.r.Redaction.MayHoldSecretExactCase,
-		p.r.Messages.HTTPStatus, p.r.Messages.MCPCode, p.r.Messages.NodeCode, p.r.Messages.RetryAfter,
-		p.r.HTTP.QuotaCodes, p.r.HTTP.GoogleRetryDelay, p.r.Codes.ThrottlingNames, p.r.Results.Hint)
+		p.r.Messages.MCPCode, p.r.Messages.NodeCode, p.r.Messages.RateLimitText, p.r.Messages.QuotaText,
+		p.r.Messages.RetryDelayText, p.r.HTTP.QuotaCodes, p.r.HTTP.GoogleRetryDelay, p.r.Codes.ThrottlingNames, p.r.Results.Hint)
+	patterns = append(patterns, p.r.Messages.HTTPStatuses...)
 	for _, f := range p.r.Messages.Families {
+		patterns = append(patterns, f.Pattern)
+	}
+	for _, f := range p.r.Classes.NameParts {
 		patterns = append(patterns, f.Pattern)
 	}
 	for _, s := range p.r.Python.StatusMessages {

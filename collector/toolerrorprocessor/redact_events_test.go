@@ -125,8 +125,12 @@ func TestASpanAnotherInstrumentationClassifiedIsRedactedToo(t *testing.T) {
 	span.Attributes().PutStr("error.type", "HTTPError") // Google ADK writes its own error.type
 	process(t, td)
 
-	if got, _ := span.Attributes().Get("error.type"); got.Str() != "HTTPError" {
-		t.Errorf("error.type = %q, want the framework's own kept", got.Str())
+	// The framework's class gives way to the status its exception states; the class stays visible.
+	if got, _ := span.Attributes().Get("error.type"); got.Str() != "503" {
+		t.Errorf("error.type = %q, want the 503 the exception states", got.Str())
+	}
+	if got, _ := span.Attributes().Get("tool.error_framework_type"); got.Str() != "HTTPError" {
+		t.Errorf("tool.error_framework_type = %q, want the framework's own HTTPError", got.Str())
 	}
 	expectNoSecret(t, "exception.message", exceptionText(span, "exception.message"))
 	expectNoSecret(t, "exception.stacktrace", exceptionText(span, "exception.stacktrace"))

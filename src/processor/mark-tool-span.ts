@@ -1,5 +1,6 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { hideValues, scrubMessage } from '../redact/text';
+import { ATTR_TOOL_ERROR_FRAMEWORK_TYPE } from '../semconv';
 import { spanHalt } from '../tool-span/halted-call';
 import { isMarkedFailure, markedFailureMessage, markSpanFailed } from '../tool-span/marked-failure';
 import type { ToolSpanFamily } from '../tool-span/recognition';
@@ -29,6 +30,9 @@ export function markToolSpan(
   if (failure !== undefined) {
     const message = failure.message === undefined ? undefined : hideValues(failure.message, hidden);
     markSpanFailed(writer, failure.classification, message, failure.fixedErrorType);
+    if (failure.frameworkErrorType !== undefined) {
+      writer.setAttribute(ATTR_TOOL_ERROR_FRAMEWORK_TYPE, failure.frameworkErrorType);
+    }
     return true;
   }
   if (!marked) return false;

@@ -4,6 +4,7 @@ import { type ToolErrorClassification } from '../classify/classification';
 import { FALLBACK_EVIDENCE, HTTP_CHILD_EVIDENCE, isStrongerEvidence } from '../classify/evidence';
 import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '../classify/kinds';
 import { httpStatusFromErrorType } from '../classify/http';
+import { isListedCode, kindForName } from '../classify/codes';
 import { classifyToolResult } from '../classify/result';
 import {
   ATTR_ERROR_TYPE,
@@ -26,6 +27,8 @@ export interface ToolSpanFailure {
   readonly message: string | undefined;
   /** The `error.type` the span's convention fixes (MCP `isError`: `tool_error`); see `markSpanFailed`. */
   readonly fixedErrorType?: string;
+  /** The framework's own class-name `error.type` that stronger evidence replaced, where no event keeps it. */
+  readonly frameworkErrorType?: string;
 }
 
 /** Longer results are not parsed: an error result is small, and parsing must stay cheap. */
@@ -84,11 +87,40 @@ export function readToolSpanFailure(
         })
       : undefined;
   const found = chooseEvidence(thrown ?? returned, httpChild);
+  const givesWay = existingKind === undefined && frameworkClassGivesWay(existingType, found);
   return {
-    classification: keepExisting(found, existingType, existingKind, attributes),
+    classification: givesWay ? found : keepExisting(found, existingType, existingKind, attributes),
     // A returned result is tool output: its text stays out of the status unless capture is opted in.
     message: returned === undefined ? message : undefined,
+    frameworkErrorType: givesWay && exception?.type !== existingType ? (existingType as string) : undefined,
   };
+}
+
+/**
+ * Whether a framework's own `error.type` gives way to what the span shows: a class name the
+ * framework wrote (`HTTPStatusError`, `ReadTimeout`) against a status, a timeout or a code that
+ * its exception, its message or its HTTP child states, so the failure reads as it does in
+ * JavaScript (`503`). A value that is itself a status, a code, `timeout`, `tool_error` (MCP's), or a
+ * class that names the failure precisely (`ToolTimeoutError`) stays.
+ */
+function frameworkClassGivesWay(existingType: unknown, found: ToolErrorClassification): boolean {
+  if (typeof existingType !== 'string' || existingType === '' || existingType === found.errorType)
+    return false;
+  if (
+    existingType === ERROR_TYPE_VALUE_TOOL_ERROR ||
+    existingType === ERROR_TYPE_VALUE_OTHER ||
+    existingType === 'timeout' ||
+    httpStatusFromErrorType(existingType) !== undefined ||
+    isListedCode(existingType) ||
+    kindForName(existingType) !== undefined
+  ) {
+    return false;
+  }
+  return (
+    httpStatusFromErrorType(found.errorType) !== undefined ||
+    found.errorType === 'timeout' ||
+    isListedCode(found.errorType)
+  );
 }
 
 /**

@@ -26,6 +26,10 @@ type Shape struct {
 	Status int
 	// RetryAfter says a Retry-After the response carried could be read.
 	RetryAfter bool
+	// HeadersSeen says the response's headers were kept (an error serialised with its headers):
+	// a 429 whose kept headers hold no rate-limit header is a quota. Spans keep only the headers
+	// an instrumentation was told to capture, so the processor leaves it false for them.
+	HeadersSeen bool
 }
 
 // Classification is the answer: what the processor writes on the span.
@@ -56,8 +60,11 @@ type Classifier struct {
 	timeoutWhen       *rules.Matcher
 	unknownTool       *rules.Matcher
 	mcpCode           *rules.Matcher
-	httpStatus        *rules.Matcher
-	retryAfterText    *rules.Matcher
+	httpStatuses      []*rules.Matcher
+	settings          *regexp.Regexp
+	rateLimitText     *rules.Matcher
+	quotaText         *rules.Matcher
+	nameParts         []family
 	nodeCode          *rules.Matcher
 	families          []family
 	pythonStatuses    []*rules.Matcher
@@ -128,8 +135,19 @@ func New(r *rules.Rules) (*Classifier, error) {
 		c.timeoutWhen = compile("timeoutWhenMessage", r.Codes.TimeoutOrNetwork.TimeoutWhenMessage)
 		c.unknownTool = compile("jsonRpcUnknownTool", r.Codes.JSONRPCUnknownTool.Message)
 		c.mcpCode = compile("mcpCode", r.Messages.MCPCode)
-		c.httpStatus = compile("httpStatus", r.Messages.HTTPStatus)
-		c.retryAfterText = compile("retryAfter", r.Messages.RetryAfter)
+		for _, p := range r.Messages.HTTPStatuses {
+			c.httpStatuses = append(c.httpStatuses, compile("httpStatuses", p))
+		}
+		settings, serr := r.Messages.Settings.Compile()
+		if serr != nil {
+			panic(fmt.Sprintf("rules: settings: %v", serr))
+		}
+		c.settings = settings
+		c.rateLimitText = compile("rateLimitText", r.Messages.RateLimitText)
+		c.quotaText = compile("quotaText", r.Messages.QuotaText)
+		for _, p := range r.Classes.NameParts {
+			c.nameParts = append(c.nameParts, family{p.Kind, compile("name part "+p.Kind, p.Pattern)})
+		}
 		c.nodeCode = compile("nodeCode", r.Messages.NodeCode)
 		c.resultHint = compile("results.hint", r.Results.Hint)
 		for _, f := range r.Messages.Families {
@@ -223,11 +241,13 @@ func (c *Classifier) Classify(s Shape) Classification {
 // their message are read in findHTTP.
 func (c *Classifier) findClient(Shape) *finding { return nil }
 
-func (c *Classifier) kindForStatus(status int, retryAfter bool) string {
+// kindForStatus is the kind of an HTTP status; a 429 is a rate limit unless quota evidence came
+// with it and no rate-limit evidence did.
+func (c *Classifier) kindForStatus(status int, rateLimited, quota bool) string {
 	for _, run := range c.r.HTTP.Statuses {
 		if status >= run.From && status <= run.To {
-			if retryAfter && run.KindWithRetryAfter != "" {
-				return run.KindWithRetryAfter
+			if quota && !rateLimited && run.KindWithQuotaEvidence != "" {
+				return run.KindWithQuotaEvidence
 			}
 			return run.Kind
 		}
@@ -238,42 +258,30 @@ func (c *Classifier) kindForStatus(status int, retryAfter bool) string {
 // findHTTP: the status the shape carries, or the one a Python client wrote at the head of its
 // message ("Error code: 429 - {...}", "503 Server Error: ...").
 func (c *Classifier) findHTTP(s Shape) *finding {
-	status, retryAfter, fromMessage := s.Status, s.RetryAfter, false
+	status, retryAfter := s.Status, s.RetryAfter
 	if status < 100 || status > 599 {
 		status = c.pythonStatus(s.Detail)
 		if status == 0 {
 			// OpenTelemetry Python's status description is "{ClassName}: {message}".
 			status = c.pythonStatus(strings.TrimPrefix(strings.TrimPrefix(s.Message, s.Name+": "), lastPart(s.Name)+": "))
 		}
-		fromMessage = status != 0
-		if fromMessage && c.pythonRetryDelay.MatchString(c.head(s.Message)) {
+		if status != 0 && c.pythonRetryDelay.MatchString(c.head(s.Message)) {
 			retryAfter = true
 		}
 	}
 	if status == 0 {
 		return nil
 	}
-	if !retryAfter && c.googleRetryDelay.MatchString(c.head(s.Message)) {
-		retryAfter = true
-	}
-	quota := c.quotaCodes.MatchString(s.Code) || c.quotaCodes.MatchString(s.Name)
-	kind := c.kindForStatus(status, retryAfter)
-	if fromMessage && status == 429 {
-		// The response body in the message says which: a quota, or a rate limit to wait out.
-		switch c.familyKind(c.head(s.Message)) {
-		case "quota":
-			quota = true
-		case "rate_limit":
-			kind = "rate_limit"
-		}
-	}
-	if quota && status == 429 {
-		kind = "quota"
-	}
+	head := c.head(s.Message)
+	quotaCode := c.quotaCodes.MatchString(s.Code) || c.quotaCodes.MatchString(s.Name)
+	declared := c.declaresThrottling(s)
+	// A quota code is the service's own word: no delay overrides it.
+	rateLimited := declared || (!quotaCode && (retryAfter || c.googleRetryDelay.MatchString(head) || c.rateLimitText.MatchString(head)))
+	kind := c.kindForStatus(status, rateLimited, quotaCode || c.quotaText.MatchString(head) || s.HeadersSeen)
 	if kind == "" {
 		return nil
 	}
-	if !quota && c.declaresThrottling(s) {
+	if !quotaCode && declared {
 		kind = "rate_limit"
 	}
 	return &finding{evidence: "http_status", kind: kind, errorType: strconv.Itoa(status), httpStatus: status}
@@ -361,8 +369,19 @@ func (c *Classifier) KindForName(name string) string {
 	if kind, ok := c.python[lastPart(name)]; ok {
 		return kind
 	}
-	if strings.HasSuffix(name, c.r.Classes.TimeoutSuffix) {
-		return "timeout"
+	return c.kindForNameParts(lastPart(name))
+}
+
+// kindForNameParts is the kind a class name's parts say (`PineconeConnectionError`), for a name
+// ending in Error or Exception that no table lists.
+func (c *Classifier) kindForNameParts(name string) string {
+	if len(name) > 128 || !(strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception")) {
+		return ""
+	}
+	for _, p := range c.nameParts {
+		if p.pattern.MatchString(name) {
+			return p.kind
+		}
 	}
 	return ""
 }
@@ -432,6 +451,22 @@ func (c *Classifier) familyKind(message string) string {
 	return ""
 }
 
+// statusInText is the HTTP status a text states in one of the phrasings services use, or as its
+// whole text (a reason phrase alone); 0 when it states none.
+func (c *Classifier) statusInText(message string) int {
+	for _, re := range c.httpStatuses {
+		if m := re.FindStringSubmatch(message); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	if len(message) > 64 {
+		return 0
+	}
+	phrase := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(message), "."))
+	return c.r.Messages.ReasonPhrases[phrase]
+}
+
 // ClassifyText classifies a text alone (an error result's text), or nil when it says nothing.
 func (c *Classifier) classifyMessage(message string) *messageFinding {
 	if message == "" {
@@ -447,10 +482,10 @@ func (c *Classifier) classifyMessage(message string) *messageFinding {
 			return &messageFinding{kind: kind, errorType: m[1]}
 		}
 	}
-	if m := c.httpStatus.FindStringSubmatch(message); m != nil {
-		status, _ := strconv.Atoi(m[1])
-		if kind := c.kindForStatus(status, c.retryAfterText.MatchString(message)); kind != "" {
-			return &messageFinding{kind: kind, errorType: m[1], httpStatus: status}
+	if status := c.statusInText(message); status != 0 {
+		// Text carries no headers: its words decide a 429.
+		if kind := c.kindForStatus(status, c.rateLimitText.MatchString(message), c.quotaText.MatchString(message)); kind != "" {
+			return &messageFinding{kind: kind, errorType: strconv.Itoa(status), httpStatus: status}
 		}
 	}
 	if m := c.nodeCode.FindStringSubmatch(message); m != nil {
@@ -461,7 +496,7 @@ func (c *Classifier) classifyMessage(message string) *messageFinding {
 			return &messageFinding{kind: kind, errorType: m[1]}
 		}
 	}
-	if kind := c.familyKind(message); kind != "" {
+	if kind := c.familyKind(c.settings.ReplaceAllString(message, " ")); kind != "" {
 		if kind == "timeout" {
 			return &messageFinding{kind: kind, errorType: "timeout"}
 		}
@@ -481,6 +516,17 @@ func (c *Classifier) FromText(text string) Classification {
 		errorType = c.r.Attributes.ErrorTypeToolError
 	}
 	return c.Make(m.kind, errorType, "message", m.httpStatus)
+}
+
+// IsListedCode reports whether a code is one the rules list by name (a timeout, network or cancel code).
+func (c *Classifier) IsListedCode(code string) bool {
+	return c.timeout[code] || c.network[code] || c.cancel[code] || code == c.r.Codes.TimeoutOrNetwork.Code
+}
+
+// IsNamedClass reports whether a class is one JavaScript's table names for its failure (`ToolTimeoutError`).
+func (c *Classifier) IsNamedClass(name string) bool {
+	_, ok := c.names[name]
+	return ok
 }
 
 // IsStructured reports whether evidence was read from the error itself (ranks above http_child).

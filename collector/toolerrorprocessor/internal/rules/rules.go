@@ -34,12 +34,19 @@ type Kind struct {
 	Description string `json:"description"`
 }
 
-// StatusRun gives the kind of the HTTP statuses From..To.
+// StatusRun gives the kind of the HTTP statuses From..To; KindWithQuotaEvidence is the kind when
+// quota evidence, and no rate-limit evidence, came with the status.
 type StatusRun struct {
-	From               int    `json:"from"`
-	To                 int    `json:"to"`
-	Kind               string `json:"kind"`
-	KindWithRetryAfter string `json:"kindWithRetryAfter"`
+	From                  int    `json:"from"`
+	To                    int    `json:"to"`
+	Kind                  string `json:"kind"`
+	KindWithQuotaEvidence string `json:"kindWithQuotaEvidence"`
+}
+
+// KindPattern is a pattern that means a kind.
+type KindPattern struct {
+	Kind string `json:"kind"`
+	Pattern
 }
 
 // SpanMatch is one way to recognise a tool span: every part given must hold.
@@ -71,6 +78,7 @@ type Rules struct {
 		Retryable              string   `json:"retryable"`
 		Executed               string   `json:"executed"`
 		DetailType             string   `json:"detailType"`
+		FrameworkType          string   `json:"frameworkType"`
 		CallOutcome            string   `json:"callOutcome"`
 		ToolCallResult         string   `json:"toolCallResult"`
 		ExceptionType          string   `json:"exceptionType"`
@@ -114,20 +122,21 @@ type Rules struct {
 	} `json:"codes"`
 	Classes struct {
 		Names         map[string]string `json:"names"`
-		TimeoutSuffix string            `json:"timeoutSuffix"`
+		NameParts     []KindPattern     `json:"nameParts"`
 		Uninformative []string          `json:"uninformative"`
 		AWSAuthNames  []string          `json:"awsAuthNames"`
 	} `json:"classes"`
 	Messages struct {
-		MaxScannedLength int     `json:"maxScannedLength"`
-		MCPCode          Pattern `json:"mcpCode"`
-		HTTPStatus       Pattern `json:"httpStatus"`
-		RetryAfter       Pattern `json:"retryAfter"`
-		NodeCode         Pattern `json:"nodeCode"`
-		Families         []struct {
-			Kind string `json:"kind"`
-			Pattern
-		} `json:"families"`
+		MaxScannedLength int            `json:"maxScannedLength"`
+		MCPCode          Pattern        `json:"mcpCode"`
+		HTTPStatuses     []Pattern      `json:"httpStatuses"`
+		ReasonPhrases    map[string]int `json:"reasonPhrases"`
+		Settings         Pattern        `json:"settings"`
+		RateLimitText    Pattern        `json:"rateLimitText"`
+		QuotaText        Pattern        `json:"quotaText"`
+		RetryDelayText   Pattern        `json:"retryDelayText"`
+		NodeCode         Pattern        `json:"nodeCode"`
+		Families         []KindPattern  `json:"families"`
 	} `json:"messages"`
 	ErrorType struct {
 		MaxLength     int      `json:"maxLength"`
