@@ -19,6 +19,7 @@ import {
   kindForJsonRpcCode,
   kindForName,
   kindForNameParts,
+  isListedCode,
 } from './codes';
 import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
@@ -66,7 +67,7 @@ function classifyChain(err: unknown): ToolErrorClassification {
   }
   if (explicit) return completeExplicit(explicit, best);
   const found = best!;
-  if (found.source !== FALLBACK_EVIDENCE) return fromFinding(found);
+  if (found.source !== FALLBACK_EVIDENCE) return fromFinding(withCodeFromText(found, links));
   return classifyByMessage(links) ?? fromFinding(found);
 }
 
@@ -292,6 +293,18 @@ function kindForExplicitErrorType(errorType: string | undefined): ToolErrorKind 
   if (status !== undefined) return kindForHttpStatus(status);
   if (errorType === 'timeout' || errorType === 'tool_error') return errorType;
   return kindForCode(errorType, undefined) ?? kindForName(errorType);
+}
+
+/**
+ * A class named for a network failure (`ConnectionError`) whose text states the code
+ * (`connect ECONNREFUSED 127.0.0.1:9200`): the code is the `error.type`, as on the HTTP span.
+ */
+function withCodeFromText(finding: Finding, links: unknown[]): Finding {
+  if (finding.byName !== true || finding.kind !== 'network') return finding;
+  const text = classifyByMessage(links);
+  return text?.kind === 'network' && isListedCode(text.errorType)
+    ? { ...finding, errorType: text.errorType }
+    : finding;
 }
 
 /** Message patterns, last: the first link whose text says something. */

@@ -62,8 +62,9 @@ export const SHAPES = {
     expected: failed('429', 'rate_limit', true),
   },
   fetch_429: {
+    // Nothing of the response reaches the span but its status: a 429 with no quota evidence is a rate limit.
     does: "fetch gets a 429 without Retry-After, then throw new Error('upstream failed')",
-    expected: failed('429', 'quota', false),
+    expected: failed('429', 'rate_limit', true),
   },
   timeout: {
     does: 'fetch of an endpoint that never answers, with AbortSignal.timeout(100)',

@@ -115,7 +115,8 @@ describe('ToolErrorEnrichingExporter', () => {
     });
     const returned = byTool(markedSpans, 'returned');
     expect(returned.status.code).to.equal(SpanStatusCode.ERROR);
-    expect(returned.attributes).to.include({ 'error.type': 'tool_error', 'tool.error_kind': 'auth' });
+    // The returned text is a reason phrase and nothing more: the status it names.
+    expect(returned.attributes).to.include({ 'error.type': '403', 'tool.error_kind': 'auth' });
     expect(byTool(markedSpans, 'fine').attributes).to.not.have.property('error.type');
 
     // The copy is still the same span to an exporter: same context, times and methods.
@@ -151,7 +152,7 @@ describe('ToolErrorEnrichingExporter', () => {
     expect(unavailable.statusCode).to.equal(SpanStatusCode.ERROR);
     expect(unavailable.spanId).to.match(/^[0-9a-f]{16}$/);
     const returned = toolSpans.find((span) => span.attributes['ai.toolCall.name'] === 'returned')!;
-    expect(returned.attributes).to.include({ 'error.type': 'tool_error' });
+    expect(returned.attributes).to.include({ 'error.type': '403' });
     expect(returned.statusCode).to.equal(SpanStatusCode.ERROR);
   });
 

@@ -98,11 +98,11 @@ for (const pipeline of PIPELINES) {
       expect(markOf(span)).to.include({ type: '404', kind: 'permanent', retryable: false });
     });
 
-    it('429 with Retry-After: rate_limit; without: quota', async () => {
+    it('429 with Retry-After: rate_limit; without, nothing but the status on the HTTP span: rate_limit too', async () => {
       const limited = await runTool('limited', () => failOnBadStatus(server, '/429?retryAfter=2'));
       expect(markOf(limited)).to.include({ type: '429', kind: 'rate_limit', retryable: true });
-      const quota = await runTool('quota', () => failOnBadStatus(server, '/429'));
-      expect(markOf(quota)).to.include({ type: '429', kind: 'quota', retryable: false });
+      const bare = await runTool('bare', () => failOnBadStatus(server, '/429'));
+      expect(markOf(bare)).to.include({ type: '429', kind: 'rate_limit', retryable: true });
     });
 
     it('counts a call made by a helper under the tool (tool -> helper span -> fetch)', async () => {

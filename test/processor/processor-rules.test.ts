@@ -114,8 +114,8 @@ describe('ToolErrorSpanProcessor rules', () => {
     );
     expect(span.attributes).to.include({
       'error.type': '429',
-      'tool.error_kind': 'quota',
-      'tool.error_retryable': false,
+      'tool.error_kind': 'rate_limit',
+      'tool.error_retryable': true,
     });
   });
 

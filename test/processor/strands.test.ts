@@ -108,9 +108,9 @@ describe('ToolErrorSpanProcessor on Strands Agents tool spans (@strands-agents/s
     expect(toolSpan('quote').attributes).to.include({ 'gen_ai.tool.call.id': 'call-1' });
   });
 
-  it('an AxiosError for a 429 without Retry-After is quota, not retryable', () => {
-    expect(errorOf(toolSpan('limits'))).to.deep.equal(executedFailure('429', 'quota'));
-    expect(toolSpan('limits').attributes['tool.error_retryable']).to.equal(false);
+  it('an AxiosError for a 429 without Retry-After, whose span keeps no headers, is rate_limit, retryable', () => {
+    expect(errorOf(toolSpan('limits'))).to.deep.equal(executedFailure('429', 'rate_limit'));
+    expect(toolSpan('limits').attributes['tool.error_retryable']).to.equal(true);
   });
 
   it('a refused connection is network, ECONNREFUSED from the fetch span', () => {

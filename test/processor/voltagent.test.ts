@@ -18,9 +18,15 @@ function ourDiagnostics(diagnostics: string[]): string[] {
 
 /** The same expectations whichever path (processor or exporter) did the marking. */
 function expectMarkedVoltAgentSpans(spans: SpanRecord[]): void {
-  // VoltAgent sets error.type to its wrapper class; that is kept, and the kind comes from the message.
+  // VoltAgent sets error.type to its wrapper class; the 503 its message states replaces it, and
+  // the class stays visible (its exception event's type, or tool.error_framework_type).
   const lookup = toolSpan(spans, 'lookup');
-  expect(markOf(lookup as never)).to.deep.equal(mark('VoltAgentError', 'transient', true));
+  expect(markOf(lookup as never)).to.deep.equal(mark('503', 'transient', true));
+  const kept = [
+    lookup.attributes['tool.error_framework_type'],
+    ...lookup.events.map((event) => event.attributes?.['exception.type']),
+  ];
+  expect(kept).to.include('VoltAgentError');
   expect(lookup.attributes['gen_ai.tool.name']).to.equal('lookup');
 
   // VoltAgent sets status OK on every call that returned, error results included.

@@ -70,8 +70,8 @@ describe('the register: a failed HTTP call under a tool that throws a bare Error
         expect(toolError('limited')).to.include({ type: '429', kind: 'rate_limit', retryable: true });
       });
 
-      it('429 without Retry-After: quota', () => {
-        expect(toolError('quota')).to.include({ type: '429', kind: 'quota', retryable: false });
+      it('429 without Retry-After, nothing of the response but its status on the span: rate_limit', () => {
+        expect(toolError('quota')).to.include({ type: '429', kind: 'rate_limit', retryable: true });
       });
 
       it('a tool that succeeded: no error attributes', () => {

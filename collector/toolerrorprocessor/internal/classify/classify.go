@@ -233,6 +233,12 @@ func (c *Classifier) Classify(s Shape) Classification {
 		}
 		f.kind = "internal"
 	}
+	if f.evidence == "code" && f.kind == "network" && f.errorType == s.Name {
+		// A class named for a network failure whose text states the code: the code, as on the HTTP span.
+		if m := c.classifyMessage(s.Message); m != nil && m.kind == "network" && c.IsListedCode(m.errorType) {
+			f.errorType = m.errorType
+		}
+	}
 	return c.Make(f.kind, f.errorType, f.evidence, f.httpStatus)
 }
 
