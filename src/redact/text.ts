@@ -5,6 +5,8 @@
  * All patterns are linear-time (no nested quantifiers).
  */
 
+import { SECRET_PATH_SHAPES } from './path-shapes';
+
 export const REDACTED = '[REDACTED]';
 export const MAX_STATUS_MESSAGE_LENGTH = 256;
 export const MAX_EXCEPTION_TEXT_LENGTH = 4096;
@@ -28,8 +30,8 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\b(?:sk-|gh[opusr]_|github_pat_|glpat-|gl(?:c|sa|dt|rt|ptt|soat|ft|imt|cbt|oas|agent)_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp(?:at|ca|pa|ss)_|gsk_|lin_api_|ntn_|ops_eyJ|hv[sbr]\.|dapi|dckr_pat_|figd_|vc[pikar]_|cf[au]t_|[rsp]k_(?:live|test)_|tskey-|AIza)[A-Za-z0-9_.=-]{10,}/g,
   /\bsecret_[A-Za-z0-9]{32,}/g,
   /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g,
-  // Webhook URLs, whose path is the credential (Slack, Discord).
-  /((?:hooks\.slack\.com|discord(?:app)?\.com\/api)\/(?:services|workflows|triggers|webhooks)\/)[^\s"'<>?#]+/gi,
+  // URL paths whose shape holds a secret (webhooks, bot tokens), on any host: path-shapes.ts.
+  ...SECRET_PATH_SHAPES,
   // JWTs.
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g,
   // key=value and "key": "value" secrets, the key as a word or part of one (`GITHUB_TOKEN`).
@@ -50,7 +52,7 @@ const SECRET_PATTERNS: readonly RegExp[] = [
  * in every text.
  */
 const MAY_HOLD_SECRET_EXACT_CASE =
-  /:\/\/|hooks\.|\/webhooks\/|-----BEGIN|sk-|gh[opusr]_|github_pat_|glpat-|gl[a-z]{1,5}_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp[a-z]{2}_|gsk_|lin_api|ntn_|ops_|hv[sbr]\.|dapi|dckr_|figd_|vc[pikar]_|cf[au]t_|_live_|_test_|tskey-|AIza|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|eyJ/;
+  /:\/\/|\/services\/|\/workflows\/|\/triggers\/|\/webhooks\/|\/bot[0-9]|\/catch\/|\/with\/key\/|\/IncomingWebhook\/|-----BEGIN|sk-|gh[opusr]_|github_pat_|glpat-|gl[a-z]{1,5}_|hf_|npm_|xox[abposre]-|xapp-|SG\.|shp[a-z]{2}_|gsk_|lin_api|ntn_|ops_|hv[sbr]\.|dapi|dckr_|figd_|vc[pikar]_|cf[au]t_|_live_|_test_|tskey-|AIza|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|eyJ/;
 const MAY_HOLD_SECRET_ANY_CASE =
   /authorization|bearer|basic|passw|pwd|pass|secret|token|key|credential|signature|sig|cookie|session|auth|jwt/i;
 

@@ -1,11 +1,13 @@
+import { pathShapeMatches } from './path-shapes';
 import { decodePercent, hideValues, isSecretKey, replaceSecrets } from './text';
 
 /**
  * Redacts URLs as the HTTP semantic conventions ask for `url.full` and `url.query`: credentials in
  * the userinfo become `REDACTED:REDACTED`, and the value of a query parameter whose name looks
- * secret (`api_key`, `token`, `sig`, `code`, ...) becomes `REDACTED`. Beyond the conventions, a
- * path segment that looks like a token (a webhook's `/hooks/T…/B…/…`, a reset link's id) becomes
- * `REDACTED`, and so does any value in `hidden` (a tool's argument values) wherever it appears.
+ * secret (`api_key`, `token`, `sig`, `code`, ...) becomes `REDACTED`. Beyond the conventions, the
+ * secret of a known secret-bearing path shape (a webhook's `/services/T…/B…/{secret}`, a bot's
+ * `/bot{id}:{token}`, on any host) and a path segment that looks like a token (a reset link's id)
+ * become `REDACTED`, and so does any value in `hidden` (a tool's argument values) wherever it appears.
  * Linear in the URL's length; never throws.
  */
 
@@ -45,8 +47,41 @@ export function redactUrl(url: string, redaction: UrlRedaction = KEEP_NON_SECRET
   return origin + redactPath(path, redaction) + redactQueryAndFragment(tail, redaction);
 }
 
-/** `url.path`: token-like and hidden segments become `REDACTED`. */
+/**
+ * `url.path`: the secret of a known secret-bearing shape (path-shapes.ts: a webhook's
+ * `/services/T…/B…/{secret}`, a bot's `/bot{id}:{token}`), token-like and hidden segments become
+ * `REDACTED`. A shape's ids that are not secrets stay readable.
+ */
 export function redactPath(path: string, redaction: UrlRedaction = KEEP_NON_SECRET): string {
+  if (path.length <= 1) return path;
+  const shapes = pathShapeMatches(path);
+  if (shapes.length === 0) return redactSegments(path, redaction);
+  let out = '';
+  let at = 0;
+  for (const { start, secretStart, end } of shapes) {
+    out += redactSegments(path.slice(at, start), redaction);
+    const readable = path.slice(start, secretStart);
+    const kept = hideSegments(readable, redaction.hidden);
+    // A hidden value in the secret's own segment (`/bot{id}:`) took the whole segment already.
+    out += readable.endsWith('/') || !kept.endsWith(URL_REDACTED) ? kept + URL_REDACTED : kept;
+    at = end;
+  }
+  return out + redactSegments(path.slice(at), redaction);
+}
+
+/** A shape's readable part: only hidden values go. */
+function hideSegments(part: string, hidden: readonly string[]): string {
+  if (hidden.length === 0) return part;
+  return part
+    .split('/')
+    .map((segment) => {
+      const value = decodePercent(segment);
+      return segment !== '' && hideValues(value, hidden) !== value ? URL_REDACTED : segment;
+    })
+    .join('/');
+}
+
+function redactSegments(path: string, redaction: UrlRedaction): string {
   if (path.length <= 1) return path;
   let afterHook = false;
   return path

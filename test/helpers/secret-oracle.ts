@@ -13,6 +13,8 @@ export interface CorpusSecret {
   /** The rule (or our label) that says this is a secret. */
   readonly rule: string;
   readonly secret: string;
+  /** Parts of `secret` that must not be found either: the secret position of a path shape. */
+  readonly needles?: readonly string[];
 }
 
 interface Lint {
@@ -44,6 +46,64 @@ export async function findSecrets(text: string): Promise<{ rule: string; found: 
   }));
 }
 
+/**
+ * Known secret-bearing URL path shapes on hosts other than their service's own (a relay, a proxy,
+ * a self-hosted clone), with secrets as short as 6 characters: each needle is the secret position,
+ * which must be gone wherever the URL was put.
+ */
+export const PATH_TOKENS: readonly CorpusSecret[] = [
+  {
+    rule: 'slack-style webhook path, other host',
+    secret: 'https://relay.example.org/slack/services/T0ABCD1EF/B0GHIJ2KL/Zq8Xw4Vb6Nm2Lk9Jh3Gf5Dp7S',
+    needles: ['Zq8Xw4Vb6Nm2Lk9Jh3Gf5Dp7S'],
+  },
+  {
+    rule: 'slack-style webhook path, other host, short secret',
+    secret: 'https://hooks.example.com/services/T0ABCD1EF/B0GHIJ2KL/q8Xw4Vb6',
+    needles: ['q8Xw4Vb6'],
+  },
+  {
+    rule: 'slack-style workflow webhook path, other host, short secret',
+    secret: 'https://hooks.example.net/workflows/T0ABCD1EF/A0BCDE1FG/123456789012345678/w7rt2yp9',
+    needles: ['w7rt2yp9'],
+  },
+  {
+    rule: 'slack-style trigger path, other host, short secret',
+    secret: 'https://hooks.example.net/triggers/T0ABCD1EF/987654321098/tr5gq2',
+    needles: ['tr5gq2'],
+  },
+  {
+    rule: 'telegram bot token path, other host',
+    secret: 'https://tg-proxy.example.net/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage',
+    needles: ['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw'],
+  },
+  {
+    rule: 'telegram bot token path, short token',
+    secret: 'https://api.telegram.org/bot987654:k2Jd9sLq/getMe',
+    needles: ['k2Jd9sLq'],
+  },
+  {
+    rule: 'discord-style webhook path, other host, short token',
+    secret: 'https://chat.example.com/api/v10/webhooks/112233445566778899/k3jd9slq',
+    needles: ['k3jd9slq'],
+  },
+  {
+    rule: 'zapier-style catch hook path, other host, short secret',
+    secret: 'https://zap.example.io/hooks/catch/123456/x7k2m9p4/',
+    needles: ['x7k2m9p4'],
+  },
+  {
+    rule: 'ifttt-style webhook key path, other host, short key',
+    secret: 'https://maker.example.com/trigger/door_open/with/key/d4Kq9Xz2',
+    needles: ['d4Kq9Xz2'],
+  },
+  {
+    rule: 'teams-style incoming webhook path, short secret',
+    secret: 'https://contoso.example.com/webhookb2/g1@t1/IncomingWebhook/5c1a9e2b/0wner1d',
+    needles: ['5c1a9e2b'],
+  },
+];
+
 /** Secrets the preset leaves off by default, or has no rule for, and shapes agent tools carry. */
 export const EXTRA_SECRETS: readonly CorpusSecret[] = [
   { rule: 'aws access key id', secret: 'AKIAIOSFODNN7SECRETS' },
@@ -63,6 +123,7 @@ export const EXTRA_SECRETS: readonly CorpusSecret[] = [
     secret:
       'https://discord.com/api/webhooks/112233445566778899/Xy9-Kq2Lm4Np6Rs8Tu0Vw2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn8',
   },
+  ...PATH_TOKENS,
   { rule: 'random api key', secret: 'Zx8Qw2Er6Ty4Ui9Op3As7Df1Gh5Jk0LmNb' },
   { rule: 'hex api key', secret: '3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e' },
   {
@@ -129,7 +190,7 @@ export function secretNeedles(secret: string): string[] {
 export async function leaksIn(outputs: readonly { text: string; from: CorpusSecret }[]): Promise<string[]> {
   const leaks: string[] = [];
   for (const { text, from } of outputs) {
-    for (const needle of secretNeedles(from.secret)) {
+    for (const needle of new Set([...secretNeedles(from.secret), ...(from.needles ?? [])])) {
       const at = text.indexOf(needle);
       if (at !== -1)
         leaks.push(`${from.rule}: ${JSON.stringify(text.slice(Math.max(0, at - 100), at + 60))}`);
@@ -141,6 +202,8 @@ export async function leaksIn(outputs: readonly { text: string; from: CorpusSecr
     for (const { rule, found } of await findSecrets(view)) {
       // The conventions' own placeholder for removed credentials (`https://REDACTED:REDACTED@host`).
       if (found.includes('REDACTED:REDACTED@')) continue;
+      // The same placeholder at a path's secret position, its ids kept (`/services/T…/B…/REDACTED`).
+      if (found.endsWith('/REDACTED')) continue;
       leaks.push(`${rule} (secretlint): ${found.slice(0, 60)}`);
     }
   }

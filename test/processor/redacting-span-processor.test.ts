@@ -64,12 +64,25 @@ describe('RedactingSpanProcessor', () => {
     expect(span.attributes['url.query']).to.equal('q=weather&api_key=REDACTED&sig=REDACTED');
   });
 
-  it('redacts token-like path segments (a webhook URL)', () => {
+  it("redacts a webhook URL's secret, keeping its ids", () => {
     const span = httpSpan('https://hooks.slack.com/services/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S');
     expect(span.attributes['url.full']).to.equal(
-      'https://hooks.slack.com/services/REDACTED/REDACTED/REDACTED',
+      'https://hooks.slack.com/services/T0ABCD1EF/B0GHIJ2KL/REDACTED',
     );
-    expect(span.attributes['url.path']).to.equal('/services/REDACTED/REDACTED/REDACTED');
+    expect(span.attributes['url.path']).to.equal('/services/T0ABCD1EF/B0GHIJ2KL/REDACTED');
+  });
+
+  it('redacts the secret of a webhook or bot path on any host, however short', () => {
+    const span = httpSpan('https://relay.example.org/slack/services/T0ABCD1EF/B0GHIJ2KL/q8Xw4Vb6');
+    expect(span.attributes['url.full']).to.equal(
+      'https://relay.example.org/slack/services/T0ABCD1EF/B0GHIJ2KL/REDACTED',
+    );
+    expect(span.attributes['url.path']).to.equal('/slack/services/T0ABCD1EF/B0GHIJ2KL/REDACTED');
+    const bot = httpSpan('https://tg-proxy.example.net/bot987654:k2jd9slq/sendMessage?chat_id=42');
+    expect(bot.attributes['url.full']).to.equal(
+      'https://tg-proxy.example.net/bot987654:REDACTED/sendMessage?chat_id=42',
+    );
+    expect(bot.attributes['http.target']).to.equal('/bot987654:REDACTED/sendMessage?chat_id=42');
   });
 
   it('with capture off, every query value of a call made under a framework tool span', () => {

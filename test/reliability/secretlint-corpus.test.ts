@@ -6,6 +6,7 @@ import {
   findSecrets,
   KEYED_SECRETS,
   leaksIn,
+  PATH_TOKENS,
   secretCorpus,
   type CorpusSecret,
 } from '../helpers/secret-oracle';
@@ -100,6 +101,16 @@ describe('secrets: the redactor against the secretlint recommended preset', func
     });
   }
 
+  it('URL attributes: a URL that is itself a secret (a webhook, a bot token in the path)', async () => {
+    const urls = corpus.filter((from) => /^https?:\/\/\S+$/.test(from.secret));
+    expect(urls.map((from) => from.rule)).to.include.members(PATH_TOKENS.map((from) => from.rule));
+    const outputs = urls.map((from) => ({ text: redactUrl(from.secret), from }));
+    tried += outputs.length;
+    const leaks = await leaksIn(outputs);
+    leaked += leaks.length;
+    expect(leaks, leaks.join('\n')).to.deep.equal([]);
+  });
+
   it('keyed secrets in JSON and form bodies, and as query parameters', () => {
     for (const { key, value } of KEYED_SECRETS) {
       const texts = [
@@ -130,7 +141,17 @@ describe('secrets: the redactor against the secretlint recommended preset', func
     );
     expect(
       redactUrl('https://hooks.slack.com/services/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S'),
-    ).to.equal('https://hooks.slack.com/services/REDACTED/REDACTED/REDACTED');
+    ).to.equal('https://hooks.slack.com/services/T0ABCD1EF/B0GHIJ2KL/REDACTED');
+    // The ids of a secret-bearing path shape stay readable; a path that only shares its words stays.
+    expect(
+      redactUrl('https://chat.example.com/api/webhooks/112233445566778899/k3jd9slq/messages/7'),
+    ).to.equal('https://chat.example.com/api/webhooks/112233445566778899/REDACTED/messages/7');
+    expect(redactUrl('https://api.example.com/v1/services/billing/items/42')).to.equal(
+      'https://api.example.com/v1/services/billing/items/42',
+    );
+    expect(
+      scrubMessage('POST https://relay.example.org/services/T0ABCD1EF/B0GHIJ2KL/q8Xw4Vb6 failed: 500'),
+    ).to.equal('POST https://relay.example.org/services/T0ABCD1EF/B0GHIJ2KL/[REDACTED] failed: 500');
     expect(redactUrl('/search?q=tax%20fraud%20lawyer', { allQueryValues: true, hidden: [] })).to.equal(
       '/search?q=REDACTED',
     );
