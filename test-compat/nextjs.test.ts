@@ -85,7 +85,13 @@ describe('Next.js: an AI SDK route traced by @vercel/otel with the processors (n
       status: 200,
       body: {
         text: 'done',
-        outcomes: ['clock: tool-result', 'orders: tool-error', 'quotes: tool-error', 'search: tool-error'],
+        outcomes: [
+          'clock: tool-result',
+          'orders: tool-error',
+          'quotes: tool-error',
+          'search: tool-error',
+          'weather: tool-error',
+        ],
       },
     });
   });
@@ -106,6 +112,8 @@ describe('Next.js: an AI SDK route traced by @vercel/otel with the processors (n
     expect(marks('quotes')).to.deep.equal({ status: 2, type: '429', kind: 'rate_limit', retryable: true });
     expect(marks('orders')).to.deep.equal({ status: 2, type: '500', kind: 'transient', retryable: true });
     expect(marks('search')).to.deep.equal({ status: 2, type: 'timeout', kind: 'timeout', retryable: true });
+    // A plain Error after a fetch that got a 503: the fetch span, which ends after the tool span, gives the status.
+    expect(marks('weather')).to.deep.equal({ status: 2, type: '503', kind: 'transient', retryable: true });
     expect(marks('clock')).to.deep.include({ type: undefined, kind: undefined });
   });
 

@@ -9,6 +9,7 @@ import {
   guardMatcher,
   missingGenAiAttributes,
   recognizeToolSpan,
+  type ToolSpanFamily,
   type ToolSpanMatcher,
 } from '../tool-span/recognition';
 import { logger } from '../logger';
@@ -34,8 +35,8 @@ const NAME = 'ToolErrorEnrichingExporter';
  *
  * Only exporters behind it see the marks (a second exporter on another processor does not), and
  * HTTP-child evidence needs the HTTP span, the spans between it and the tool span, and the tool
- * span to reach this exporter, which they do in end order with both the Simple and the Batch span
- * processor.
+ * span to reach this exporter: in end order with both the Simple and the Batch span processor, or
+ * in one batch whatever their order (an HTTP span that ends after its tool span).
  */
 export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpanLike> {
   private readonly isToolSpan: ToolSpanMatcher | undefined;
@@ -54,7 +55,16 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
   export(spans: S[], resultCallback: (result: { code: number; error?: Error }) => void): void {
     let enriched = spans;
     try {
-      enriched = spans.map((span) => this.enrich(span));
+      // The batch's other spans first: an HTTP call that ended after its tool span (`@vercel/otel`'s
+      // fetch spans do) still reaches it when both are in one batch.
+      const families = spans.map((span) => recognizeToolSpan(span, this.isToolSpan));
+      spans.forEach((span, i) => {
+        if (families[i] === undefined) this.httpFailures.record(span);
+      });
+      enriched = spans.map((span, i) => {
+        const family = families[i];
+        return family === undefined ? span : this.enrich(span, family);
+      });
     } catch (error) {
       logger.error(`${NAME}: enrichment failed; exporting the spans as they are`, error);
     }
@@ -70,12 +80,7 @@ export class ToolErrorEnrichingExporter<S extends ReadableSpanLike = ReadableSpa
     return this.exporter.forceFlush ? this.exporter.forceFlush() : Promise.resolve();
   }
 
-  private enrich(span: S): S {
-    const family = recognizeToolSpan(span, this.isToolSpan);
-    if (family === undefined) {
-      this.httpFailures.record(span);
-      return span;
-    }
+  private enrich(span: S, family: ToolSpanFamily): S {
     const httpChild = this.httpFailures.take(span.spanContext().spanId);
     const missing = missingGenAiAttributes(span, family);
     const hidden = argumentsHiddenOn(span);

@@ -20,6 +20,11 @@ export class OpenToolSpans {
   private readonly lastCall = new Map<SpanContext, HttpFailure | undefined>();
   /** Open spans started under an open tool span -> that tool span, their nearest. */
   private readonly toolOf = new Map<SpanContext, SpanContext>();
+  /**
+   * Tool spans that ended while spans under them still ran, in pipelines that mark at `onEnd`
+   * (`@vercel/otel`'s fetch spans end after their tool span): the span, to mark again.
+   */
+  private readonly waiting = new Map<SpanContext, ReadableSpanLike>();
 
   constructor(private readonly cap: number = MAX_TRACKED_PARENT_SPANS) {}
 
@@ -31,6 +36,11 @@ export class OpenToolSpans {
   /** How many spans under open tool spans are followed. */
   get descendants(): number {
     return this.toolOf.size;
+  }
+
+  /** How many tool spans are followed: open ones, and ended ones whose calls still run. */
+  get following(): number {
+    return this.lastCall.size + this.waiting.size;
   }
 
   /** A tool span started. */
@@ -46,19 +56,28 @@ export class OpenToolSpans {
     if (tool !== undefined) bounded(this.toolOf, this.cap).set(span.spanContext(), tool);
   }
 
-  /** A span other than an open tool span ended: an HTTP call's outcome goes to its tool span. */
-  ended(span: ReadableSpanLike): void {
+  /**
+   * A span other than an open tool span ended: an HTTP call's outcome goes to its tool span. A
+   * failed call under a tool span that ended before it (`closeAndWait`) is returned with that span.
+   */
+  ended(span: ReadableSpanLike): { tool: ReadableSpanLike; failure: HttpFailure } | undefined {
     const spanContext = span.spanContext();
     const tool = this.toolOf.get(spanContext);
     if (tool === undefined) {
       // A tool span recognised at start but not at its end: it is no longer followed.
       this.lastCall.delete(spanContext);
-      return;
+      return undefined;
     }
     this.toolOf.delete(spanContext);
-    if (!this.lastCall.has(tool)) return;
     const outcome = readHttpOutcome(span);
-    if (outcome !== null) this.lastCall.set(tool, outcome);
+    if (this.lastCall.has(tool)) {
+      if (outcome !== null) this.lastCall.set(tool, outcome);
+      return undefined;
+    }
+    const waiting = this.waiting.get(tool);
+    if (waiting === undefined) return undefined;
+    if (!this.hasOpenSpansUnder(tool)) this.waiting.delete(tool);
+    return outcome ? { tool: waiting, failure: outcome } : undefined;
   }
 
   /** A tool span ended: the last HTTP failure under it, forgetting it. */
@@ -70,9 +89,27 @@ export class OpenToolSpans {
     return failure;
   }
 
+  /**
+   * A tool span ended where the pipeline marks at `onEnd`: as `close`, and while spans under it
+   * still run, the span waits for them (bounded, oldest first).
+   */
+  closeAndWait(tool: SpanContext, span: ReadableSpanLike): HttpFailure | undefined {
+    const failure = this.lastCall.get(tool);
+    this.lastCall.delete(tool);
+    if (this.hasOpenSpansUnder(tool)) bounded(this.waiting, this.cap).set(tool, span);
+    else if (this.lastCall.size === 0 && this.waiting.size === 0) this.toolOf.clear();
+    return failure;
+  }
+
   clear(): void {
     this.lastCall.clear();
     this.toolOf.clear();
+    this.waiting.clear();
+  }
+
+  private hasOpenSpansUnder(tool: SpanContext): boolean {
+    for (const nearest of this.toolOf.values()) if (nearest === tool) return true;
+    return false;
   }
 }
 

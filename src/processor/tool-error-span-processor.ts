@@ -5,6 +5,7 @@ import { redactExceptionEvents, type EventLike } from '../redact/exception';
 import { OpenToolSpans } from './open-tool-spans';
 import { haltedSpanRepair } from './halted-span';
 import { markToolSpan } from './mark-tool-span';
+import type { HttpFailure } from './http-child-evidence';
 import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import {
   guardMatcher,
@@ -77,7 +78,9 @@ export class ToolErrorSpanProcessor {
     try {
       const family = recognizeToolSpan(span, this.isToolSpan);
       if (family === undefined) return;
-      const httpChild = this.openToolSpans.close(span.spanContext());
+      const httpChild = this.marksAtEnd
+        ? this.openToolSpans.closeAndWait(span.spanContext(), span)
+        : this.openToolSpans.close(span.spanContext());
       const missing = missingGenAiAttributes(span, family);
       if (missing !== undefined)
         for (const [key, value] of Object.entries(missing)) span.setAttribute(key, value!);
@@ -103,9 +106,10 @@ export class ToolErrorSpanProcessor {
   onEnd(span: ReadableSpanLike): void {
     if (!this.checkedOnEnding) this.checkOnEnding();
     if (this.marksAtEnd) this.markEnded(span);
-    if (this.openToolSpans.size === 0) return;
+    if (this.openToolSpans.following === 0) return;
     try {
-      this.openToolSpans.ended(span);
+      const late = this.openToolSpans.ended(span);
+      if (late !== undefined) this.markAgain(late.tool, late.failure);
     } catch (error) {
       logger.error(`${NAME}: onEnd failed`, error);
     }
@@ -144,6 +148,17 @@ export class ToolErrorSpanProcessor {
     );
   }
 
+  /**
+   * An HTTP call that failed after its tool span ended (`@vercel/otel`'s fetch spans): the tool
+   * span, marked at its end, is marked again with it where it is the stronger evidence. It reaches
+   * the batching exporters, which have not sent the span yet.
+   */
+  private markAgain(tool: ReadableSpanLike, failure: HttpFailure): void {
+    const family = recognizeToolSpan(tool, this.isToolSpan);
+    if (family === undefined) return;
+    markToolSpan(errorStatusWriter(tool as EndingSpanLike), tool, family, failure, argumentsHiddenOn(tool));
+  }
+
   private markEnded(span: ReadableSpanLike): void {
     // Only tool spans are written: no writable view for the others.
     if (recognizeToolSpan(span, this.isToolSpan) === undefined) return;
@@ -164,8 +179,11 @@ export class ToolErrorSpanProcessor {
  * returned, including calls that returned an error result; with the evidence in hand, ERROR wins
  * (Jaeger's SPM counts only status ERROR). The span is still writable in `onEnding`.
  */
-function errorStatusWriter(span: EndingSpanLike): Pick<Span, 'setAttribute' | 'setStatus'> {
+function errorStatusWriter(span: EndingSpanLike): Pick<Span, 'setAttribute' | 'setStatus' | 'spanContext'> {
   return {
+    // The mark's evidence is kept on the span context, so that an exporter behind (the enriching
+    // exporter, reading an HTTP call that ended after the tool span) knows what it rests on.
+    spanContext: () => span.spanContext(),
     setAttribute(key, value) {
       span.setAttribute(key, value);
       return this as Span;

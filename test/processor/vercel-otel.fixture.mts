@@ -3,20 +3,36 @@
  * sets it up, with this package's processors in its `spanProcessors` after `'auto'` (the order a
  * user writes first). @vercel/otel bundles its own SDK, whose spans never call `onEnding`. Its
  * `'auto'` processors export OTLP to OTEL_EXPORTER_OTLP_ENDPOINT. `lookup` calls a real API that
- * answers 503 with axios, `search` with fetch (a key in the query), `clock` works.
+ * answers 503 with axios, `search` with fetch (a key in the query), `clock` works. With
+ * ENRICHING_EXPORTER=1, as docs/deployment.md sets it up: the trace exporter (to TRACES_URL) wrapped
+ * in `ToolErrorEnrichingExporter`, which reads the fetch spans that end after their tool span.
  */
-import { registerOTel } from '@vercel/otel';
+import { OTLPHttpJsonTraceExporter, registerOTel } from '@vercel/otel';
 import { trace } from '@opentelemetry/api';
 import { generateText, stepCountIs, tool } from 'ai';
 import axios from 'axios';
 import { z } from 'zod';
-import { RedactingSpanProcessor, ToolErrorSpanProcessor } from '../../src/index.js';
+import {
+  RedactingSpanProcessor,
+  ToolErrorEnrichingExporter,
+  ToolErrorSpanProcessor,
+} from '../../src/index.js';
 import { modelCallingEach } from './scripted-agent.js';
 
-registerOTel({
-  serviceName: 'vercel-otel-app',
-  spanProcessors: ['auto', new RedactingSpanProcessor(), new ToolErrorSpanProcessor()],
-});
+registerOTel(
+  process.env.ENRICHING_EXPORTER === '1'
+    ? {
+        serviceName: 'vercel-otel-app',
+        spanProcessors: [new RedactingSpanProcessor(), new ToolErrorSpanProcessor(), 'auto'],
+        traceExporter: new ToolErrorEnrichingExporter(
+          new OTLPHttpJsonTraceExporter({ url: process.env.TRACES_URL }),
+        ),
+      }
+    : {
+        serviceName: 'vercel-otel-app',
+        spanProcessors: ['auto', new RedactingSpanProcessor(), new ToolErrorSpanProcessor()],
+      },
+);
 const api = process.env.FLAKY_URL!;
 const noInput = z.object({});
 const { text } = await generateText({
@@ -31,7 +47,7 @@ const { text } = await generateText({
       inputSchema: noInput,
       execute: async () => {
         const response = await fetch(`${api}/500?api_key=sk-live-fixture`);
-        if (!response.ok) throw new Error(`search failed: ${response.status}`);
+        if (!response.ok) throw new Error('search failed');
         return response.text();
       },
     }),

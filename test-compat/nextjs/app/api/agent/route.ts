@@ -3,7 +3,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import axios from 'axios';
 import { z } from 'zod';
 
-// The tools an agent route calls: a rate-limited API, a failing one, one that never answers, one that works.
+// The tools an agent route calls: a rate-limited API, a failing one, one that never answers, one
+// that throws a plain Error after its fetch got a 503, one that works.
 const api = process.env.FLAKY_URL;
 const noInput = z.object({});
 const get = async (path: string, timeout?: number) =>
@@ -12,6 +13,14 @@ const tools = {
   quotes: tool({ inputSchema: noInput, execute: () => get('/429?retryAfter=2') }),
   orders: tool({ inputSchema: noInput, execute: () => get('/500') }),
   search: tool({ inputSchema: noInput, execute: () => get('/hang', 200) }),
+  weather: tool({
+    inputSchema: noInput,
+    execute: async () => {
+      const response = await fetch(`${api}/503`);
+      if (!response.ok) throw new Error('weather service failed');
+      return response.json() as Promise<unknown>;
+    },
+  }),
   clock: tool({ inputSchema: noInput, execute: async () => '12:00' }),
 };
 
