@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
+import { patchedForEsm, type PackagePatches } from './esm-builds';
 import { checkLater } from './later-check';
 import { tellUser } from '../user-notice';
 
@@ -8,8 +9,9 @@ import { tellUser } from '../user-notice';
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
  * the app's imports: require-in-the-middle sees only `require`. Nothing fails, nothing is traced.
  * This check says so, once per process, when the app is ESM, no loader hook is active, and a
- * framework this instrumentation supports is installed where the app imports from but was never
- * patched.
+ * framework this instrumentation supports is installed where the app imports from but the code its
+ * `import` reaches was not patched: patching its CommonJS copy (loaded through `require` or
+ * `createRequire`) counts only where its ES module build re-exports that copy (esm-builds.ts).
  */
 
 const CHECKED_KEY = Symbol.for('otel-tool-errors.esmSetUpChecked');
@@ -32,24 +34,33 @@ const FIX =
 
 /**
  * Checks the set-up once, when the app is about to exit or after 10 s, whichever comes first.
- * `unpatched` lists the supported packages that no patch reached.
+ * `patches` says, for each supported package, what the instrumentation patched of it.
  */
-export function checkEsmSetUpLater(unpatched: () => readonly string[]): void {
+export function checkEsmSetUpLater(patches: () => readonly PackagePatches[]): void {
   const holder = globalThis as { [CHECKED_KEY]?: boolean };
   if (holder[CHECKED_KEY]) return;
   holder[CHECKED_KEY] = true;
   checkLater(() => {
-    const missed = esmFrameworksMissed(unpatched());
+    const missed = esmFrameworksMissed(patches());
     if (missed.length > 0) warn(missed);
   });
 }
 
 /** The supported frameworks an ESM app without a loader hook may have imported unpatched. */
-export function esmFrameworksMissed(unpatched: readonly string[]): string[] {
+export function esmFrameworksMissed(patches: readonly PackagePatches[]): string[] {
   const entry = process.argv[1];
   if (!entry || !isEsmEntry() || loaderHookActive()) return [];
   const from = appDirectory(entry);
-  return unpatched.filter((name) => installedFrom(from, name));
+  // A package can have several definitions (one per release line): any one patched for ESM counts.
+  const missed = new Set<string>();
+  const reached = new Set<string>();
+  for (const patched of patches) {
+    const directory = packageDirectoryFrom(from, patched.name);
+    if (directory === undefined) continue;
+    if (patchedForEsm(directory, patched)) reached.add(patched.name);
+    else missed.add(patched.name);
+  }
+  return [...missed].filter((name) => !reached.has(name));
 }
 
 /** A CommonJS entry sets `require.main` before it runs; an ESM entry never does. */
@@ -92,11 +103,6 @@ export function appDirectory(entry: string): string {
   }
 }
 
-/** Whether `node_modules/{name}` exists in `from` or a folder above it, as Node would look. */
-function installedFrom(from: string, name: string): boolean {
-  return packageDirectoryFrom(from, name) !== undefined;
-}
-
 /** The folder of package `name` as Node resolves it from `from`: `node_modules/{name}` there or above. */
 export function packageDirectoryFrom(from: string, name: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -109,7 +115,8 @@ export function packageDirectoryFrom(from: string, name: string): string | undef
 function warn(frameworks: readonly string[]): void {
   tellUser(
     'this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
-      `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and their ` +
-      `tool calls get no spans. To fix it, ${FIX}.`,
+      `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and the ` +
+      'tool calls of the copies the app imports get no spans (a copy loaded with `require` or `createRequire` ' +
+      `is another copy). To fix it, ${FIX}.`,
   );
 }

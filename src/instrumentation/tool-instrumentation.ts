@@ -8,6 +8,7 @@ import type { FrameworkHooks } from './adapters/adapter';
 import { createAdapterContext } from './adapters/adapter-context';
 import { ADAPTERS, TOOL_FRAMEWORK_NAMES } from './adapters';
 import { checkConfig, withCaptureDefaults } from './config';
+import type { PackagePatches } from './esm-builds';
 import { checkEsmSetUpLater } from './esm-set-up';
 import { reportFrameworksLater } from './framework-report';
 import { FrameworkSupport } from './framework-support';
@@ -46,20 +47,15 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
     return this.moduleDefinitions;
   }
 
-  /** The supported packages that no patch has reached yet, in CommonJS or ESM. */
-  private unpatchedPackages(): string[] {
-    const patched = new Set<string>();
-    const all = new Set<string>();
+  /** What each module definition's patches reached so far: its entry, and each declared file. */
+  private packagePatches(): PackagePatches[] {
     // The base class keeps the exports it patched on the definition (or on the file it patched).
-    for (const definition of this.moduleDefinitions as InstrumentationModuleDefinition[]) {
-      all.add(definition.name);
-      if (
-        definition.moduleExports !== undefined ||
-        definition.files.some((file) => file.moduleExports !== undefined)
-      )
-        patched.add(definition.name);
-    }
-    return [...all].filter((name) => !patched.has(name));
+    return (this.moduleDefinitions as InstrumentationModuleDefinition[]).map((definition) => ({
+      name: definition.name,
+      entryIsPatchPoint: definition.files.length === 0,
+      entryPatched: definition.moduleExports !== undefined,
+      files: definition.files.map((file) => ({ name: file.name, patched: file.moduleExports !== undefined })),
+    }));
   }
 
   private setUpFrameworks(): FrameworkHooks[] {
@@ -80,7 +76,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
     if (this.isEnabled()) return;
     super.enable();
     for (const hooks of this.frameworkHooks) hooks.enable?.();
-    checkEsmSetUpLater(() => this.unpatchedPackages());
+    checkEsmSetUpLater(() => this.packagePatches());
     reportFrameworksLater(this.support);
   }
 
