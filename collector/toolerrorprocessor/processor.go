@@ -416,12 +416,14 @@ func (p *toolErrors) mark(span ptrace.Span, f *failure) {
 	attributes.PutStr(a.Kind, c.Kind)
 	attributes.PutBool(a.Retryable, c.Retryable)
 	attributes.PutBool(a.Executed, c.Executed)
-	message := f.message
-	if message == "" {
-		message = c.Kind + ": " + c.ErrorType
+	// The processor's own text (`auth: HTTPStatusError`) holds a kind and a bounded error.type, no
+	// data: it is not scrubbed, where "auth: …" would read as a credential.
+	message := c.Kind + ": " + c.ErrorType
+	if f.message != "" {
+		message = p.scrubber.Message(f.message)
 	}
 	span.Status().SetCode(ptrace.StatusCodeError)
-	span.Status().SetMessage(p.scrubber.Message(message))
+	span.Status().SetMessage(message)
 }
 
 // firstLine: frameworks such as OpenInference append the whole stack to the status message.

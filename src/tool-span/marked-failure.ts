@@ -63,7 +63,11 @@ export function markSpanFailed(
   span.setAttribute(ATTR_TOOL_ERROR_EXECUTED, classification.executed);
   span.setStatus({
     code: SpanStatusCode.ERROR,
-    message: scrubMessage(message || fallbackFailureText(classification.kind, classification.errorType)),
+    // Our own text (`auth: HTTPStatusError`) holds a kind and a bounded `error.type`, no data: not
+    // scrubbed, where "auth: …" would read as a credential.
+    message: message
+      ? scrubMessage(message)
+      : fallbackFailureText(classification.kind, classification.errorType),
   });
   if (typeof span.spanContext === 'function')
     keepMark(span.spanContext() as MarkStore, classification.evidence, !message);
