@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -67,6 +68,12 @@ type corpus struct {
 			} `json:"events"`
 		} `json:"expect"`
 	} `json:"spans"`
+	Phrasings struct {
+		Statuses  []int             `json:"statuses"`
+		Reasons   map[string]string `json:"reasons"`
+		Templates []string          `json:"templates"`
+		Noise     []string          `json:"noise"`
+	} `json:"phrasings"`
 }
 
 func loadCorpus(t testing.TB) corpus {
@@ -99,6 +106,36 @@ func TestConformanceErrors(t *testing.T) {
 					want.ErrorType, want.Kind, want.Retryable, want.Executed)
 			}
 		})
+	}
+}
+
+// TestConformancePhrasings: every template with every status, alone and with noise after it, reads
+// that status; the noise alone reads none.
+func TestConformancePhrasings(t *testing.T) {
+	p := newTestProcessor(t)
+	ph := loadCorpus(t).Phrasings
+	if len(ph.Templates) == 0 || len(ph.Statuses) == 0 {
+		t.Fatal("no phrasings in the corpus")
+	}
+	for _, template := range ph.Templates {
+		for _, status := range ph.Statuses {
+			text := strings.NewReplacer("{status}", strconv.Itoa(status), "{reason}", ph.Reasons[strconv.Itoa(status)]).Replace(template)
+			messages := []string{text}
+			for _, extra := range ph.Noise {
+				messages = append(messages, text+" "+extra)
+			}
+			for _, message := range messages {
+				got := p.classifier.Classify(classify.Shape{Name: "Error", Message: message})
+				if got.HTTPStatus != status {
+					t.Errorf("%q: status %d, want %d", message, got.HTTPStatus, status)
+				}
+			}
+		}
+	}
+	for _, message := range ph.Noise {
+		if got := p.classifier.Classify(classify.Shape{Name: "Error", Message: message}); got.HTTPStatus != 0 {
+			t.Errorf("%q: status %d, want none", message, got.HTTPStatus)
+		}
 	}
 }
 

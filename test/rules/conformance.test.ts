@@ -46,6 +46,7 @@ interface Corpus {
     only?: 'collector';
     why?: string;
   }>;
+  phrasings: { statuses: number[]; reasons: Record<string, string>; templates: string[]; noise: string[] };
 }
 
 const corpus = JSON.parse(readFileSync(join(__dirname, '../../rules/conformance.json'), 'utf8')) as Corpus;
@@ -94,6 +95,31 @@ describe('the conformance corpus (rules/conformance.json), in process', () => {
         }).to.deep.equal(c.expect);
       });
     }
+  });
+
+  describe('the generated phrasings: every template with every status, alone and with noise after it', () => {
+    const { statuses, reasons, templates, noise } = corpus.phrasings;
+    it('reads the status of each', () => {
+      let cases = 0;
+      for (const template of templates) {
+        for (const status of statuses) {
+          const text = template
+            .replaceAll('{status}', String(status))
+            .replaceAll('{reason}', reasons[status]!);
+          for (const message of [text, ...noise.map((extra) => `${text} ${extra}`)]) {
+            expect(classifyToolError({ name: 'Error', message }).httpStatus, message).to.equal(status);
+            cases++;
+          }
+        }
+      }
+      expect(cases).to.equal(templates.length * statuses.length * (noise.length + 1));
+    });
+
+    it('reads no status in the noise alone', () => {
+      for (const message of noise) {
+        expect(classifyToolError({ name: 'Error', message }).httpStatus, message).to.equal(undefined);
+      }
+    });
   });
 
   describe('ToolErrorSpanProcessor', () => {
