@@ -70,13 +70,13 @@ export const TOOL_ERROR_KIND_MEANINGS: Readonly<Record<ToolErrorKind, ToolErrorK
     'rate_limit',
     true,
     true,
-    'Rate limited (a 429 unless the evidence says quota, throttling): retry after the given delay; lower the call rate.',
+    'Rate limited (a 429 without quota evidence): retry after the given delay; lower the call rate.',
   ),
   quota: row(
     'quota',
     true,
     false,
-    'Quota, credits or billing exhausted (a quota code, a daily or monthly limit): raise the quota; retrying will not help.',
+    'Quota, credits or a daily or monthly limit spent: raise the quota; retrying will not help.',
   ),
   auth: row(
     'auth',
