@@ -164,7 +164,7 @@ describe('unseen clients: vector databases and data APIs over HTTP', () => {
           }),
           {
             // The free plan's daily request cap: a quota, not a rate.
-            scenario: '429 daily request limit',
+            scenario: '429 daily limit',
             call: () => {
               env.api.reply({
                 status: 429,
