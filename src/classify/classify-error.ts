@@ -200,6 +200,8 @@ function findCode(link: object): Finding | undefined {
     const kind = kindForCode(code, readString(link, 'message'));
     if (kind) return codeFinding(kind, code);
   }
+  // DOMException's numeric TIMEOUT_ERR, kept on errors that imitate one (ofetch's `TimeoutError`).
+  if (code === 23) return codeFinding('timeout', 'timeout');
   const database = readDatabaseError(link);
   if (database) return codeFinding(database.kind, database.errorType);
   // A client that declares the rate limit but keeps no status (Slack's rate-limited error): the 429 it got.
