@@ -308,7 +308,8 @@ func (p *toolErrors) readToolSpanFailure(t toolSpan, exc exception, httpChild *h
 	return f
 }
 
-// readReturnedError reads an error result recorded as a JSON attribute.
+// readReturnedError reads an error result recorded as a JSON attribute, or else in the span's
+// output event (Strands Agents records a tool's result only there).
 func (p *toolErrors) readReturnedError(t toolSpan) *classify.Classification {
 	attributes := t.span.Attributes()
 	for _, key := range append([]string{p.r.Attributes.ToolCallResult}, t.family.Result...) {
@@ -318,7 +319,7 @@ func (p *toolErrors) readReturnedError(t toolSpan) *classify.Classification {
 			}
 		}
 	}
-	return nil
+	return p.readOutputEvents(t)
 }
 
 // chooseEvidence: the stronger of the span's own evidence and the failed HTTP child.

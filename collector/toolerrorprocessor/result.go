@@ -33,11 +33,106 @@ func (p *toolErrors) classifyResultText(text string) *classify.Classification {
 			return nil
 		}
 	}
+	if blocks, ok := result.([]any); ok {
+		return p.classifyResultBlocks(blocks, 0)
+	}
 	obj, ok := result.(map[string]any)
 	if !ok {
 		return nil
 	}
 	return p.classifyResult(obj)
+}
+
+// outputEvents are the span events in which a framework records what a tool returned, where it
+// writes no result attribute: the GenAI `gen_ai.choice` event's `message` (Strands Agents' tool
+// spans by default: `[{"text": "..."}]`, the tool's content blocks) and the newer
+// `gen_ai.client.inference.operation.details` event's `gen_ai.output.messages`
+// (`[{"role": "tool", "parts": [{"type": "tool_call_response", "response": ...}]}]`).
+var outputEvents = []struct{ name, attribute string }{
+	{"gen_ai.choice", "message"},
+	{"gen_ai.client.inference.operation.details", "gen_ai.output.messages"},
+}
+
+// readOutputEvents reads an error result recorded in the span's output event, the last one first.
+func (p *toolErrors) readOutputEvents(t toolSpan) *classify.Classification {
+	events := t.span.Events()
+	for i := events.Len() - 1; i >= 0; i-- {
+		event := events.At(i)
+		for _, o := range outputEvents {
+			if event.Name() != o.name {
+				continue
+			}
+			if text := stringAttribute(event.Attributes(), o.attribute); text != "" {
+				if found := p.classifyResultText(text); found != nil {
+					return found
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxResultBlocks bounds the content blocks, messages and parts read in one recorded result.
+const maxResultBlocks = 8
+
+// classifyResultBlocks reads a result recorded as a list: content blocks (`{"text": ...}`,
+// `{"json": ...}`, MCP's `{"type": "text", "text": ...}`) whose text or value is a JSON error result,
+// or GenAI output messages whose `tool_call_response` parts hold the tool's response.
+func (p *toolErrors) classifyResultBlocks(blocks []any, depth int) *classify.Classification {
+	if depth > 2 {
+		return nil
+	}
+	for i, block := range blocks {
+		if i == maxResultBlocks {
+			break
+		}
+		b, ok := block.(map[string]any)
+		if !ok {
+			continue
+		}
+		var found *classify.Classification
+		switch {
+		case b["parts"] != nil:
+			if parts, ok := b["parts"].([]any); ok {
+				found = p.classifyResultBlocks(parts, depth+1)
+			}
+		case b["type"] == "tool_call_response":
+			found = p.classifyResultValue(b["response"], depth+1)
+		case b["json"] != nil:
+			found = p.classifyResultValue(b["json"], depth+1)
+		default:
+			if text, ok := b["text"].(string); ok {
+				found = p.classifyResultValue(text, depth+1)
+			}
+		}
+		if found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// classifyResultValue reads one recorded value: an object, a list of blocks, or JSON text.
+func (p *toolErrors) classifyResultValue(value any, depth int) *classify.Classification {
+	switch v := value.(type) {
+	case map[string]any:
+		return p.classifyResult(v)
+	case []any:
+		return p.classifyResultBlocks(v, depth)
+	case string:
+		if !p.classifier.MayBeErrorResult(v) {
+			return nil
+		}
+		var inner any
+		if json.Unmarshal([]byte(v), &inner) != nil {
+			return nil
+		}
+		if _, ok := inner.(string); ok {
+			return nil
+		}
+		return p.classifyResultValue(inner, depth+1)
+	}
+	return nil
 }
 
 func (p *toolErrors) classifyResult(obj map[string]any) *classify.Classification {
