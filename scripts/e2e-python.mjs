@@ -5,7 +5,9 @@
 //
 // Environment (set by scripts/e2e.sh):
 //   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
-//   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE  the two agents' service names
+//   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE, E2E_PY_STRANDS_SERVICE,
+//   E2E_PY_AGENT_FRAMEWORK_SERVICE  the agents' service names (an agent whose variable is unset
+//                                   is not checked)
 const env = process.env;
 const JAEGER = env.E2E_JAEGER_URL.replace(/\/$/, '');
 const gateways = env.E2E_GATEWAY_METRICS.split(/\s+/).filter(Boolean);
@@ -13,10 +15,12 @@ const startMs = Number(env.E2E_START_MS || Date.now() - 15 * 60_000) - 60_000;
 const deadline = Date.now() + Number(env.E2E_TIMEOUT_S || 120) * 1000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// What each agent's tools do against the flaky server, and what the collector must write.
+// What each agent's tools do against the flaky server, and what the collector must write: what
+// the same failure gets in JavaScript (503, 429, timeout), and for a refused connection, whose
+// Python text states no code, the exception's class (kind network).
 // Google ADK writes error.type itself (the class name) when a tool raises; the status its
-// exception's text states, or the timeout, replaces it (the class stays in the exception event).
-// Its returned error result is recorded with content capture on.
+// exception's text states, or the timeout, replaces it. Its returned error result is recorded with
+// content capture on.
 const AGENTS = [
   {
     service: env.E2E_PY_ADK_SERVICE,
@@ -38,7 +42,48 @@ const AGENTS = [
       lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
     },
   },
-];
+  // Strands Agents writes no error.type; a raised error's text is its status description and an
+  // exception event (exception.type qualified: httpx.ConnectError). Its returned error result is
+  // recorded only in the tool span's gen_ai.choice event, the span OK: the collector reads it.
+  {
+    service: env.E2E_PY_STRANDS_SERVICE,
+    span: (tool) => `execute_tool ${tool}`,
+    expect: {
+      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
+      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
+      get_rates: { 'error.type': 'httpx.ConnectError', 'tool.error_kind': 'network' },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+  // Microsoft Agent Framework writes error.type itself, the class name (HTTPStatusError,
+  // ReadTimeout, ConnectError); with sensitive data on, the exception's repr and event show the
+  // status or timeout, which replace the class (kept in tool.error_framework_type). Its returned
+  // result is recorded in gen_ai.tool.call.result.
+  {
+    service: env.E2E_PY_AGENT_FRAMEWORK_SERVICE,
+    span: (tool) => `execute_tool ${tool}`,
+    expect: {
+      get_weather: {
+        'error.type': '503',
+        'tool.error_kind': 'transient',
+        'tool.error_framework_type': 'HTTPStatusError',
+      },
+      search_news: {
+        'error.type': '429',
+        'tool.error_kind': 'rate_limit',
+        'tool.error_framework_type': 'HTTPStatusError',
+      },
+      get_stock: {
+        'error.type': 'timeout',
+        'tool.error_kind': 'timeout',
+        'tool.error_framework_type': 'ReadTimeout',
+      },
+      get_rates: { 'error.type': 'ConnectError', 'tool.error_kind': 'network' },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+].filter((agent) => agent.service);
 
 function anyValue(v) {
   for (const k of ['stringValue', 'boolValue', 'intValue', 'doubleValue'])

@@ -28,9 +28,9 @@
 #                                                     (span metrics, then tail sampling)
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
-# Then a Google ADK and a LangGraph agent in Python (scripts/python-agents/, a cached virtual
-# environment) send their failing tool calls through the same tiers, and scripts/e2e-python.mjs
-# checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
+# Then Google ADK, LangGraph, Strands Agents and Microsoft Agent Framework agents in Python
+# (scripts/python-agents/, a cached virtual environment) send their failing tool calls through the
+# same tiers, and scripts/e2e-python.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
 # tool_errors processor, and that span metrics count them by kind.
 #
 # Environment:
@@ -161,7 +161,8 @@ else
 fi
 
 # ---- 1c. The Python agents' virtual environment, installed once and cached ----
-# Google ADK and LangGraph (with OpenInference's LangChain instrumentation) agents whose failed
+# Google ADK, LangGraph (with OpenInference's LangChain instrumentation), Strands Agents and
+# Microsoft Agent Framework agents, each traced by its own instrumentation, whose failed
 # tool spans only the gateways' tool_errors processor classifies (scripts/python-agents/).
 if command -v python3 >/dev/null 2>&1; then
   PYTHON_AGENTS="$(E2E_CACHE_DIR="$CACHE" bash scripts/python-agents/setup.sh)" ||
@@ -391,9 +392,14 @@ node scripts/e2e-production.mjs
 # tool_errors processor does, before span metrics and tail sampling.
 if [ -n "$PYTHON_AGENTS" ]; then
   export E2E_PY_ADK_SERVICE="${SERVICE}-python-adk" E2E_PY_LANGGRAPH_SERVICE="${SERVICE}-python-langgraph"
+  export E2E_PY_STRANDS_SERVICE="${SERVICE}-python-strands" E2E_PY_AGENT_FRAMEWORK_SERVICE="${SERVICE}-python-agent-framework"
   OTEL_SERVICE_NAME="$E2E_PY_ADK_SERVICE" traffic python-adk "$AG_HTTP" "$PYTHON_AGENTS scripts/python-agents/adk_agent.py"
   OTEL_SERVICE_NAME="$E2E_PY_LANGGRAPH_SERVICE" traffic python-langgraph "$AG_HTTP" \
     "$PYTHON_AGENTS scripts/python-agents/langgraph_agent.py"
+  OTEL_SERVICE_NAME="$E2E_PY_STRANDS_SERVICE" traffic python-strands "$AG_HTTP" \
+    "$PYTHON_AGENTS scripts/python-agents/strands_agent.py"
+  OTEL_SERVICE_NAME="$E2E_PY_AGENT_FRAMEWORK_SERVICE" traffic python-agent-framework "$AG_HTTP" \
+    "$PYTHON_AGENTS scripts/python-agents/agent_framework_agent.py"
   node scripts/e2e-python.mjs
 fi
 OK=1

@@ -1,7 +1,8 @@
-"""What both Python agents share: a flaky HTTP server on 127.0.0.1, the OpenTelemetry SDK set up as
+"""What the Python agents share: a flaky HTTP server on 127.0.0.1, the OpenTelemetry SDK set up as
 their users set it up (OTLP over HTTP, configured by the standard OTEL_* variables), and the tools'
 HTTP calls, which fail for real."""
 
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +19,8 @@ class _Flaky(BaseHTTPRequestHandler):
     def do_GET(self):  # noqa: N802 (http.server's name)
         if self.path.startswith("/500"):
             self._answer(500, {})
+        elif self.path.startswith("/503"):
+            self._answer(503, {})
         elif self.path.startswith("/429"):
             self._answer(429, {"Retry-After": "2"})
         elif self.path.startswith("/slow"):
@@ -49,6 +52,14 @@ def start_server():
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def refused_url():
+    """A 127.0.0.1 URL whose port was just closed: a connection to it is refused."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
 
 
 def start_tracing():
