@@ -21,7 +21,12 @@ function within(done: Promise<unknown>, millis: number): Promise<boolean> {
  */
 async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportTimeoutMillis: number) {
   const started = Date.now();
-  const done = Promise.allSettled([telemetry.tracerProvider.shutdown(), telemetry.meterProvider?.shutdown()]);
+  const done = Promise.allSettled([
+    telemetry.tracerProvider.shutdown(),
+    telemetry.meterProvider?.shutdown(),
+    // The app shuts its own SDK down, if it does; its tool spans are flushed here either way.
+    telemetry.appTracerProvider?.forceFlush(),
+  ]);
   if (await within(done, exitTimeoutMillis)) return true;
   if (!collectorsAnswering()) return false;
   return within(done, exportTimeoutMillis - (Date.now() - started));

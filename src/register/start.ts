@@ -64,7 +64,7 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
       settings.exitTimeoutMillis,
       Math.max(settings.traces.timeoutMillis, settings.metrics.timeoutMillis),
     );
-    watchForAnotherProvider(settings);
+    watchForAnotherProvider(settings, telemetry);
     return telemetry;
   } catch (err) {
     warnUser('could not start OpenTelemetry; the app runs without it.', err);

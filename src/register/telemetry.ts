@@ -40,6 +40,10 @@ const HTTP_CLIENTS = ['http', 'undici'] as const;
 export interface Telemetry {
   readonly tracerProvider: NodeTracerProvider;
   readonly meterProvider: StartedMeterProvider | undefined;
+  /** What the register enables, handed to the app's own providers when it starts an SDK (app-provider.ts). */
+  readonly instrumentations: Instrumentation[];
+  /** The app's own tracer provider, once the register joined it: flushed at exit with the register's. */
+  appTracerProvider?: { forceFlush(): Promise<void> };
 }
 
 /** `OTEL_LOG_LEVEL` turns on the SDK's diagnostics on the console, as NodeSDK does. */
@@ -194,5 +198,5 @@ export function startTelemetry(
     tracerProvider: tracerProvider as TracerProvider,
     meterProvider,
   });
-  return { tracerProvider, meterProvider };
+  return { tracerProvider, meterProvider, instrumentations: enabled };
 }
