@@ -22,6 +22,7 @@ import { resourceDetectors } from './resources';
 import { hookedInstrumentations } from './hooked-modules';
 import type { RegisterSettings } from './settings';
 import { warnUser } from './stderr';
+import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from './worker-spans';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each package is required when the
    settings need it, by literal name so that the register's SDK file bundles it. */
@@ -179,6 +180,10 @@ export function startTelemetry(
   const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
   const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as SdkTraceNode;
+  // A worker thread's spans are exported by the main thread's register (worker-spans.ts).
+  const inWorker = inWorkerThread();
+  const exporting = inWorker ? [new HandToMainThreadProcessor()] : exportingSpanProcessors(settings);
+  if (!inWorker) takeWorkerSpans(exporting, attributes);
   const tracerProvider = new NodeTracerProvider({
     resource: attributes,
     spanProcessors: [
@@ -186,7 +191,7 @@ export function startTelemetry(
       new RedactingSpanProcessor({ captureArguments: settings.instrumentation.captureArguments }),
       new ToolErrorSpanProcessor(),
       new ToolMetricsSpanProcessor(),
-      ...exportingSpanProcessors(settings),
+      ...exporting,
     ],
   });
   const enabled = instrumentations(settings);
