@@ -4,7 +4,11 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 /** A tool's HTTP call: a failed status is thrown as a generic Error whose cause is the Response. */
 export async function callApi(url: string, signal?: AbortSignal): Promise<string> {
   const res = await fetch(url, { signal });
-  if (!res.ok) throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
+  if (!res.ok) {
+    // The body is read so the connection goes back to the pool rather than waiting for a GC.
+    await res.arrayBuffer();
+    throw new Error(`GET ${new URL(url).pathname} failed`, { cause: res });
+  }
   return res.text();
 }
 
