@@ -18,7 +18,7 @@ export const SECRET_PATH_SHAPES: readonly RegExp[] = [
   new RegExp(String.raw`(/triggers/T[A-Z0-9]+/[0-9]+/)${SECRET}`, 'g'),
   // Discord (and its clones) `/api/webhooks/{id}/{token}`, also with an API version.
   new RegExp(String.raw`(/api/(?:v[0-9]+/)?webhooks/[0-9]+/)${SECRET}`, 'g'),
-  // Telegram's bot API `/bot{id}:{token}/method`, and its file downloads `/file/bot{id}:{token}/…`.
+  // Telegram's bot API `/bot{id}:{token}/method`, and its file downloads `/file/bot{id}:{token}/...`.
   new RegExp(String.raw`(/bot[0-9]+:)${SECRET}`, 'g'),
   // Zapier catch hooks `/hooks/catch/{account}/{secret}/`.
   new RegExp(String.raw`(/hooks/catch/[0-9]+/)${SECRET}`, 'g'),
