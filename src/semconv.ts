@@ -69,6 +69,24 @@ export type ToolCallHalt = 'paused' | 'denied' | 'handoff';
 export const TOOL_CALL_HALTS: readonly ToolCallHalt[] = Object.freeze(['paused', 'denied', 'handoff']);
 /** Counter of failed tool calls, with the same attributes as the duration histogram. */
 export const METRIC_TOOL_ERRORS = 'tool.errors';
+/**
+ * Experimental. A call of a tool that started after a failed call of the same tool with the same
+ * arguments, in the same trace, ended: its attempt number (2, 3, …), and a span link to that failed
+ * call. Absent on first calls. A framework that numbers its own retries gives its number.
+ */
+export const ATTR_TOOL_CALL_ATTEMPT = 'tool.call.attempt';
+/**
+ * Experimental. On a successful attempt: the `error.type` and `tool.error_kind` of the failed
+ * attempt it recovered (the one it links to).
+ */
+export const ATTR_TOOL_CALL_RECOVERED_ERROR_TYPE = 'tool.call.recovered_error_type';
+export const ATTR_TOOL_CALL_RECOVERED_ERROR_KIND = 'tool.call.recovered_error_kind';
+/**
+ * Experimental. Counter of failed tool calls that a later attempt recovered, with the failure's
+ * `gen_ai.tool.name`, `error.type` and `tool.error_kind`: `tool.errors` minus this counter, by
+ * tool and kind, are the failures that stayed.
+ */
+export const METRIC_TOOL_RECOVERED_ERRORS = 'tool.recovered_errors';
 
 // HTTP client attributes before the stable HTTP conventions: instrumentation-http still writes
 // these unless OTEL_SEMCONV_STABILITY_OPT_IN=http.
