@@ -52,13 +52,13 @@ const AGENTS = [
       get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
       search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
       get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      get_rates: { 'error.type': 'httpx.ConnectError', 'tool.error_kind': 'network' },
+      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
       lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
     },
   },
   // Microsoft Agent Framework writes error.type itself, the class name (HTTPStatusError,
   // ReadTimeout, ConnectError); with sensitive data on, the exception's repr and event show the
-  // status or timeout, which replace the class (kept in tool.error_framework_type). Its returned
+  // status, timeout or refusal, which replace the class (kept in tool.error_framework_type). Its returned
   // result is recorded in gen_ai.tool.call.result.
   {
     service: env.E2E_PY_AGENT_FRAMEWORK_SERVICE,
@@ -79,7 +79,11 @@ const AGENTS = [
         'tool.error_kind': 'timeout',
         'tool.error_framework_type': 'ReadTimeout',
       },
-      get_rates: { 'error.type': 'ConnectError', 'tool.error_kind': 'network' },
+      get_rates: {
+        'error.type': 'ECONNREFUSED',
+        'tool.error_kind': 'network',
+        'tool.error_framework_type': 'ConnectError',
+      },
       lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
     },
   },

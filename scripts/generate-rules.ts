@@ -175,6 +175,8 @@ export function buildRules(): Record<string, unknown> {
     'REASON_PHRASES',
     'SETTINGS',
     'NODE_CODE',
+    'SYSTEM_ERROR_TEXTS',
+    'SYSTEM_ERROR_TEXT',
     'FAMILIES',
   ]);
   const throttleText = moduleTables(src('classify/throttle-text.ts'), [
@@ -318,6 +320,9 @@ export function buildRules(): Record<string, unknown> {
       quotaText: re2(throttleText.QUOTA_TEXT as RegExp),
       retryDelayText: re2(throttleText.RETRY_DELAY_TEXT as RegExp),
       nodeCode: re2(message.NODE_CODE as RegExp),
+      // After the code: group 1 of systemErrorText, lowercased, names the code in systemErrorTexts.
+      systemErrorText: re2(message.SYSTEM_ERROR_TEXT as RegExp),
+      systemErrorTexts: message.SYSTEM_ERROR_TEXTS,
       families: families.map(([kind, pattern]) => ({ kind, ...re2(pattern) })),
     },
     errorType: {

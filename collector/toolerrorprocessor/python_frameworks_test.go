@@ -127,16 +127,16 @@ func TestPythonFrameworksOfTheEndToEndSuite(t *testing.T) {
 		{"strands 503", strandsSpan("get_weather", py503, &e503, ""), "503", "transient", ""},
 		{"strands 429", strandsSpan("search_news", py429, &e429, ""), "429", "rate_limit", ""},
 		{"strands timeout", strandsSpan("get_stock", "timed out", &eTimeout, ""), "timeout", "timeout", ""},
-		// Python's refused connection states no code ("[Errno 111] Connection refused"): the
-		// exception's class stays, as Strands records it (qualified), and gives the kind.
-		{"strands refused", strandsSpan("get_rates", pyRefused, &eRefused, ""), "httpx.ConnectError", "network", ""},
+		// Python's refused connection says it in the C library's words ("[Errno 111] Connection
+		// refused"): the code Node prints for it, as in JavaScript.
+		{"strands refused", strandsSpan("get_rates", pyRefused, &eRefused, ""), "ECONNREFUSED", "network", ""},
 		{"strands returned", strandsSpan("lookup_order", "", nil, `[{"text": "{\"error\": \"order service answered HTTP 503 Service Unavailable\"}"}]`), "503", "transient", ""},
 		// Microsoft Agent Framework 1.23 with sensitive data on: error.type is the class name, the
 		// status its repr, an exception event; a returned result in gen_ai.tool.call.result.
 		{"agent-framework 503", agentFrameworkSpan("get_weather", "HTTPStatusError", `HTTPStatusError("`+py503+`")`, &e503, ""), "503", "transient", ""},
 		{"agent-framework 429", agentFrameworkSpan("search_news", "HTTPStatusError", `HTTPStatusError("`+py429+`")`, &e429, ""), "429", "rate_limit", ""},
 		{"agent-framework timeout", agentFrameworkSpan("get_stock", "ReadTimeout", "ReadTimeout('timed out')", &eTimeout, ""), "timeout", "timeout", "ReadTimeout"},
-		{"agent-framework refused", agentFrameworkSpan("get_rates", "ConnectError", "ConnectError('[Errno 111] Connection refused')", &eRefused, ""), "ConnectError", "network", ""},
+		{"agent-framework refused", agentFrameworkSpan("get_rates", "ConnectError", "ConnectError('[Errno 111] Connection refused')", &eRefused, ""), "ECONNREFUSED", "network", "ConnectError"},
 		{"agent-framework returned", agentFrameworkSpan("lookup_order", "", "", nil, returned), "503", "transient", ""},
 		// Without sensitive data, the framework's default: error.type and status ERROR alone. The
 		// class is all there is: it stays, and gives the kind it names (httpx's HTTPStatusError names

@@ -75,6 +75,25 @@ const SETTINGS = /\btimeout=\d|["']timeout["'] {0,2}: {0,2}\d/gi;
 
 const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 
+/**
+ * The C library's words for a socket error (`strerror`), which Python, Go, Java and curl print
+ * where Node prints the code: `[Errno 111] Connection refused`, `dial tcp …: connect: connection
+ * refused`, `java.net.UnknownHostException: api.example.com: Name or service not known`. The same
+ * failure reads the same code in every language.
+ */
+const SYSTEM_ERROR_TEXTS: Readonly<Record<string, string>> = {
+  'connection refused': 'ECONNREFUSED',
+  'connection reset by peer': 'ECONNRESET',
+  'broken pipe': 'EPIPE',
+  'network is unreachable': 'ENETUNREACH',
+  'no route to host': 'EHOSTUNREACH',
+  'name or service not known': 'ENOTFOUND',
+  'nodename nor servname provided': 'ENOTFOUND',
+  'no such host': 'ENOTFOUND',
+  'temporary failure in name resolution': 'EAI_AGAIN',
+};
+const SYSTEM_ERROR_TEXT = new RegExp(`\\b(${Object.keys(SYSTEM_ERROR_TEXTS).join('|')})\\b`, 'i');
+
 // Ordered: the first family that matches wins. Lists include the TypeScript agent seed's patterns.
 const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
   ['unknown_tool', UNKNOWN_TOOL_TEXT],
@@ -123,6 +142,12 @@ export function classifyMessage(text: string): MessageEvidence | undefined {
   if (code) {
     const kind = kindForCode(code[1], message);
     if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : code[1] };
+  }
+  const systemError = SYSTEM_ERROR_TEXT.exec(message);
+  if (systemError) {
+    const systemCode = SYSTEM_ERROR_TEXTS[systemError[1]!.toLowerCase()]!;
+    const kind = kindForCode(systemCode, message);
+    if (kind) return { kind, errorType: systemCode };
   }
   const events = message.replace(SETTINGS, ' ');
   for (const [kind, pattern] of FAMILIES) {

@@ -66,6 +66,7 @@ type Classifier struct {
 	quotaText         *rules.Matcher
 	nameParts         []family
 	nodeCode          *rules.Matcher
+	systemErrorText   *rules.Matcher
 	families          []family
 	pythonStatuses    []*rules.Matcher
 	pythonRetryDelay  *rules.Matcher
@@ -149,6 +150,7 @@ func New(r *rules.Rules) (*Classifier, error) {
 			c.nameParts = append(c.nameParts, family{p.Kind, compile("name part "+p.Kind, p.Pattern)})
 		}
 		c.nodeCode = compile("nodeCode", r.Messages.NodeCode)
+		c.systemErrorText = compile("systemErrorText", r.Messages.SystemErrorText)
 		c.resultHint = compile("results.hint", r.Results.Hint)
 		for _, f := range r.Messages.Families {
 			c.families = append(c.families, family{f.Kind, compile("family "+f.Kind, f.Pattern)})
@@ -500,6 +502,13 @@ func (c *Classifier) classifyMessage(message string) *messageFinding {
 				return &messageFinding{kind: kind, errorType: "timeout"}
 			}
 			return &messageFinding{kind: kind, errorType: m[1]}
+		}
+	}
+	// The C library's words for a socket error read as the code Node prints for it.
+	if m := c.systemErrorText.FindStringSubmatch(message); m != nil {
+		code := c.r.Messages.SystemErrorTexts[strings.ToLower(m[1])]
+		if kind := c.kindForCode(code, message); kind != "" {
+			return &messageFinding{kind: kind, errorType: code}
 		}
 	}
 	if kind := c.familyKind(c.settings.ReplaceAllString(message, " ")); kind != "" {

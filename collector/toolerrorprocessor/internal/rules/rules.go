@@ -127,16 +127,18 @@ type Rules struct {
 		AWSAuthNames  []string          `json:"awsAuthNames"`
 	} `json:"classes"`
 	Messages struct {
-		MaxScannedLength int            `json:"maxScannedLength"`
-		MCPCode          Pattern        `json:"mcpCode"`
-		HTTPStatuses     []Pattern      `json:"httpStatuses"`
-		ReasonPhrases    map[string]int `json:"reasonPhrases"`
-		Settings         Pattern        `json:"settings"`
-		RateLimitText    Pattern        `json:"rateLimitText"`
-		QuotaText        Pattern        `json:"quotaText"`
-		RetryDelayText   Pattern        `json:"retryDelayText"`
-		NodeCode         Pattern        `json:"nodeCode"`
-		Families         []KindPattern  `json:"families"`
+		MaxScannedLength int               `json:"maxScannedLength"`
+		MCPCode          Pattern           `json:"mcpCode"`
+		HTTPStatuses     []Pattern         `json:"httpStatuses"`
+		ReasonPhrases    map[string]int    `json:"reasonPhrases"`
+		Settings         Pattern           `json:"settings"`
+		RateLimitText    Pattern           `json:"rateLimitText"`
+		QuotaText        Pattern           `json:"quotaText"`
+		RetryDelayText   Pattern           `json:"retryDelayText"`
+		NodeCode         Pattern           `json:"nodeCode"`
+		SystemErrorText  Pattern           `json:"systemErrorText"`
+		SystemErrorTexts map[string]string `json:"systemErrorTexts"`
+		Families         []KindPattern     `json:"families"`
 	} `json:"messages"`
 	ErrorType struct {
 		MaxLength     int      `json:"maxLength"`
