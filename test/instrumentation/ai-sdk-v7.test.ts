@@ -7,6 +7,7 @@ import { expectExecuteToolSpan, underAgentSpan } from '../helpers/agent-span';
 import { describeAdapterConformance, type AdapterDriver } from '../helpers/adapter-conformance';
 import { useAdapterTestBed } from '../helpers/test-bed';
 import { callApi, errorOf, executedFailure, unexecutedFailure } from '../helpers/tool-failures';
+import { WeakHandles } from '../helpers/weak-handles';
 
 // ai@7 is installed under the alias `ai-v7` (ESM-only; Node 20.19+ can require it), and 7.0.0 with
 // @ai-sdk/otel 1.0.0, the first releases, under `ai-v7-lowest` and `ai-sdk-otel-lowest`. The
@@ -144,14 +145,19 @@ describe('AI SDK v7 adapter (generateText with MockLanguageModelV3, with and wit
         });
 
         it('holds no ended call until the event loop turns (a loop of scripted turns never yields)', async () => {
-          // Each call once left a setImmediate holding its span until the loop yielded; a scripted
-          // model's turns are microtasks only, so 10,000 calls held ~60 MB.
+          // Each call once left a setImmediate holding its span and its input until the loop
+          // yielded; a scripted model's turns are microtasks only, so 10,000 calls held ~60 MB. The
+          // schema hands each call an input of the test's, held here only by a WeakRef.
+          const TURNS = 20;
+          const inputs = new WeakHandles(Array.from({ length: TURNS }, () => ({ path: '/ok' })));
+          await new Promise((resolve) => setImmediate(resolve));
           const instant = {
-            instant: ai.tool({ inputSchema: z.object({}), execute: async () => ({ ok: true }) }),
+            instant: ai.tool({
+              inputSchema: z.object({}).transform(() => inputs.take()),
+              execute: async () => ({ ok: true }),
+            }),
           };
-          const immediates = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
-          const before = immediates();
-          for (let turn = 0; turn < 20; turn++) {
+          for (let turn = 0; turn < TURNS; turn++) {
             await ai.generateText({
               model: modelCalling('instant', {}),
               prompt: 'go',
@@ -159,13 +165,15 @@ describe('AI SDK v7 adapter (generateText with MockLanguageModelV3, with and wit
               stopWhen: ai.isStepCount(3),
             });
           }
-          const queued = immediates() - before;
+          // Still inside the loop of microtasks: nothing the adapter scheduled has run yet.
+          const alive = inputs.aliveAfterGc();
           expect(bed.tracing.exporter.getFinishedSpans().map((span) => span.name)).to.deep.equal(
-            Array.from({ length: 20 }, () => 'execute_tool instant'),
+            Array.from({ length: TURNS }, () => 'execute_tool instant'),
           );
-          // One per call (20) was the defect; the sweep is one. The rest of the process (an exporter,
-          // a socket closing) may have one of its own queued at that moment, so allow a few.
-          expect(queued, 'immediates queued by 20 turns').to.be.at.most(3);
+          // One per call was the defect. Two may be alive: the last turn's, still referenced by the
+          // loop's own frame, and the first call's, whose context the one sweep it scheduled keeps
+          // (as every callback does the async context it was scheduled in) until the loop turns.
+          expect(alive, `inputs of ${TURNS} ended calls still alive`).to.be.at.most(2);
         });
 
         it('ends the span from how execute ended when the telemetry hides outputs (recordOutputs: false)', async () => {
