@@ -24,13 +24,16 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_MCP_METHOD_NAME,
+  ATTR_TOOL_CALL_ATTEMPT,
   ATTR_TOOL_CALL_OUTCOME,
   ATTR_TOOL_ERROR_KIND,
   ATTR_TOOL_ERROR_RETRYABLE,
   ERROR_TYPE_VALUE_OTHER,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_TOOL_ERRORS,
+  METRIC_TOOL_RECOVERED_ERRORS,
 } from '../semconv';
+import { keepCountedFailure, takeCountedFailure, recoveredFailures } from '../tool-span/recovered-failures';
 import { BoundedValues } from './bounded-values';
 import { getToolCallSummary, type ToolCallSummary } from './tool-call-summary';
 import { logger } from '../logger';
@@ -58,7 +61,14 @@ interface Instruments {
   provider: MeterProvider;
   duration: Histogram;
   errors: Counter;
+  recovered: Counter;
 }
+
+/**
+ * `tool.call.attempt` on the metrics: 2 to this; later attempts are recorded as this one ("this
+ * many or more"), so that a tool retried without end adds no series.
+ */
+export const MAX_METRIC_ATTEMPT = 5;
 
 /**
  * Records `gen_ai.execute_tool.duration` and `tool.errors` from every tool span, and fills the
@@ -120,6 +130,9 @@ export class ToolMetricsSpanProcessor {
     if (toolType === 'function' || toolType === 'extension' || toolType === 'datastore')
       attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
     if (halt !== undefined) attributes[ATTR_TOOL_CALL_OUTCOME] = halt;
+    const attempt = span.attributes[ATTR_TOOL_CALL_ATTEMPT];
+    if (typeof attempt === 'number' && Number.isInteger(attempt) && attempt > 1)
+      attributes[ATTR_TOOL_CALL_ATTEMPT] = Math.min(attempt, MAX_METRIC_ATTEMPT);
     let errorKind: string | undefined;
     if (failed) {
       const rawKind = span.attributes[ATTR_TOOL_ERROR_KIND];
@@ -133,9 +146,17 @@ export class ToolMetricsSpanProcessor {
       }
     }
 
-    const { duration, errors } = this.currentInstruments();
+    const { duration, errors, recovered } = this.currentInstruments();
     duration.record(durationSeconds, attributes);
-    if (failed) errors.add(1, attributes);
+    if (failed) {
+      errors.add(1, attributes);
+      // For the attempt that may recover it (recovered-failures.ts).
+      keepCountedFailure(span.spanContext(), {
+        toolName,
+        errorType: attributes[ATTR_ERROR_TYPE] as string,
+        errorKind,
+      });
+    } else if (halt === undefined) this.countRecovered(span, recovered);
 
     const retryable = span.attributes[ATTR_TOOL_ERROR_RETRYABLE];
     this.summary.record({
@@ -146,6 +167,22 @@ export class ToolMetricsSpanProcessor {
       retryable: typeof retryable === 'boolean' ? retryable : undefined,
       halt,
     });
+  }
+
+  /** A successful attempt: each failed attempt before it that `tool.errors` counted is recovered. */
+  private countRecovered(span: EndedSpanLike, recovered: Counter): void {
+    const failures = recoveredFailures(span.spanContext());
+    if (failures === undefined) return;
+    for (const failed of failures) {
+      const counted = takeCountedFailure(failed);
+      if (counted === undefined) continue;
+      const attributes: Attributes = {
+        [ATTR_GEN_AI_TOOL_NAME]: counted.toolName,
+        [ATTR_ERROR_TYPE]: counted.errorType,
+      };
+      if (counted.errorKind !== undefined) attributes[ATTR_TOOL_ERROR_KIND] = counted.errorKind;
+      recovered.add(1, attributes);
+    }
   }
 
   // The api has no proxy MeterProvider: a meter taken before the SDK registers stays a no-op for
@@ -163,6 +200,10 @@ export class ToolMetricsSpanProcessor {
       }),
       errors: meter.createCounter(METRIC_TOOL_ERRORS, {
         description: 'Tool executions that ended in error.',
+        unit: '{error}',
+      }),
+      recovered: meter.createCounter(METRIC_TOOL_RECOVERED_ERRORS, {
+        description: 'Failed tool executions that a later attempt of the same call recovered (experimental).',
         unit: '{error}',
       }),
     };

@@ -35,6 +35,11 @@ export interface ToolCallOptions {
 export interface ToolCallSettings extends ToolCallOptions {
   /** The abort signal the framework handed the tool, to tell its cancel from a timeout (caller-signal.ts). */
   callerSignal?: unknown;
+  /**
+   * The framework's own number for this attempt of the call, where it numbers its retries
+   * (LangGraph's node retries): `tool.call.attempt` then takes it (call-attempt.ts).
+   */
+  frameworkAttempt?: number;
 }
 
 /** A protocol's span conventions for a tool call. */

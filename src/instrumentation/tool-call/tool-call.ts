@@ -16,6 +16,7 @@ import { markSpanFailed } from '../../tool-span/marked-failure';
 import type { ToolCallInfo, ToolCallOutcome, ToolInstrumentationConfig } from '../types';
 import { haltOf } from './halt-verdict';
 import { readAbortAgainst } from './caller-signal';
+import type { CallAttempt } from './call-attempt';
 import type { ToolCallSettings } from './options';
 import { isPlainPromise, observeNow, observeWhenCallerDoes, promiseSubclass } from './promise-watch';
 import type { ResultObserver } from './result-observer';
@@ -69,6 +70,8 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     private readonly config: ToolInstrumentationConfig,
     private readonly info: ToolCallInfo,
     private readonly options: ToolCallSettings,
+    /** Its place among attempts of a failed call (call-attempt.ts); none for a nested call. */
+    private readonly attempt?: CallAttempt,
   ) {
     // A nested call keeps its outer call's context: errors noted inside it mark the same span.
     this.context =
@@ -308,6 +311,7 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
     if (this.role === 'nested') return;
     // The outermost call ended without failing: what failed inside it was recovered from.
     this.marks.dropNested();
+    this.attempt?.beforeEnd(this.span, outcome);
     if (this.config.attributesHook && this.span.isRecording()) {
       try {
         this.config.attributesHook(this.span, this.info, outcome);
@@ -315,12 +319,15 @@ export class ToolCall implements ResultObserver, ActiveToolCall {
         logger.error('attributesHook threw', err);
       }
     }
-    if (this.role !== 'owner') return;
-    try {
-      this.span.end();
-    } catch (err) {
-      logger.error('could not end the tool span', err);
+    if (this.role === 'owner') {
+      try {
+        this.span.end();
+      } catch (err) {
+        logger.error('could not end the tool span', err);
+      }
     }
+    // After the end, so that a span of ours is remembered with the error.type it ended with.
+    this.attempt?.afterEnd(this.span, outcome);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type Context,
   type Link,
   type Span,
+  type SpanOptions,
   type Tracer,
 } from '@opentelemetry/api';
 import { isObjectLike } from '../../classify/safe';
@@ -27,6 +28,7 @@ import { toolSpanName } from '../../tool-span/span-name';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
 import type { ToolCallReport, ToolCallSettings } from './options';
 import { SpanMarks } from './span-marks';
+import { CallAttempt, claimAttempt } from './call-attempt';
 import { ToolCall } from './tool-call';
 
 /**
@@ -163,14 +165,20 @@ function startToolCall(
       if (outer?.span === active) {
         return new ToolCall(active, 'nested', outer.marks, parent, config, info, options);
       }
-      return new ToolCall(active, 'framework', SpanMarks.of(active), parent, config, info, options);
+      const attempt = claimAttempt(active)
+        ? CallAttempt.lookUp(info, SpanKind.INTERNAL, parent, options.frameworkAttempt)
+        : undefined;
+      attempt?.enrichStarted(active);
+      return new ToolCall(active, 'framework', SpanMarks.of(active), parent, config, info, options, attempt);
     }
+    const kind = protocol?.kind ?? SpanKind.INTERNAL;
+    const attempt = CallAttempt.lookUp(info, kind, parent, options.frameworkAttempt);
     const span = tracer.startSpan(
       toolSpanName(info.name, protocol?.operation),
-      { kind: protocol?.kind ?? SpanKind.INTERNAL, attributes: describe(info, config) },
+      attemptStart(kind, describe(info, config), [], attempt),
       parent,
     );
-    return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options);
+    return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options, attempt);
   } catch (err) {
     logger.error('could not start the tool span', err);
     return undefined;
@@ -196,12 +204,27 @@ function startUnder(
     parent === remote && ambientSpan && ambientSpan.spanId !== remoteSpan?.spanId
       ? [{ context: ambientSpan }]
       : [];
+  const kind = options.protocol?.kind ?? SpanKind.INTERNAL;
+  const attempt = CallAttempt.lookUp(info, kind, parent, options.frameworkAttempt);
   const span = tracer.startSpan(
     toolSpanName(info.name, options.protocol?.operation),
-    { kind: options.protocol?.kind ?? SpanKind.INTERNAL, attributes: describe(info, config), links },
+    attemptStart(kind, describe(info, config), links, attempt),
     parent,
   );
-  return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options);
+  return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options, attempt);
+}
+
+/** The options of a span the call starts: an attempt starts with its number and its link. */
+function attemptStart(
+  kind: SpanKind,
+  attributes: Attributes,
+  links: Link[],
+  attempt: CallAttempt | undefined,
+): SpanOptions {
+  const link = attempt?.link();
+  const attemptAttributes = attempt?.startAttributes();
+  if (attemptAttributes !== undefined) Object.assign(attributes, attemptAttributes);
+  return { kind, attributes, links: link ? [...links, link] : links };
 }
 
 function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attributes {

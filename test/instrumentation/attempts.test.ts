@@ -1,0 +1,301 @@
+import { context, trace, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type SumMetricData,
+} from '@opentelemetry/sdk-metrics';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'chai';
+import { instrumentTool, ToolCallSummary, ToolErrorSpanProcessor, ToolMetricsSpanProcessor } from '../../src';
+import { ToolCallAttempts, toolCallAttempts } from '../../src/instrumentation/tool-call/attempts';
+import { createTestTracing, type TestTracing } from '../helpers/tracing';
+
+function spanContext(n: number): SpanContext {
+  return { traceId: 'a'.repeat(32), spanId: n.toString(16).padStart(16, '0'), traceFlags: 1 };
+}
+
+function failedCall(n: number, attempt = 1) {
+  return { spanContext: spanContext(n), attempt, errorType: '503', errorKind: 'transient' };
+}
+
+describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
+  it('gives the same digest for the same tool and arguments, whatever the key order or JSON text', () => {
+    const attempts = new ToolCallAttempts();
+    const digest = attempts.digest('search', 'call', { q: 'x', page: 1, filters: { a: [1, 2], b: null } });
+    expect(attempts.digest('search', 'call', { filters: { b: null, a: [1, 2] }, page: 1, q: 'x' })).to.equal(
+      digest,
+    );
+    expect(attempts.digest('search', 'call', '{"page":1,"q":"x","filters":{"a":[1,2],"b":null}}')).to.equal(
+      digest,
+    );
+  });
+
+  it('tells other arguments, another tool and the other side of a call apart', () => {
+    const attempts = new ToolCallAttempts();
+    const digest = attempts.digest('search', 'call', { q: 'x' });
+    expect(attempts.digest('search', 'call', { q: 'y' })).to.not.equal(digest);
+    expect(attempts.digest('search', 'call', { q: 'x', page: 1 })).to.not.equal(digest);
+    expect(attempts.digest('lookup', 'call', { q: 'x' })).to.not.equal(digest);
+    expect(attempts.digest('search', 'server', { q: 'x' })).to.not.equal(digest);
+    expect(attempts.digest('search', 'call', ['x'])).to.not.equal(
+      attempts.digest('search', 'call', { 0: 'x' }),
+    );
+    expect(attempts.digest('search', 'call', '1')).to.not.equal(attempts.digest('search', 'call', 1));
+  });
+
+  it('keys its digests with a random key of its own: another process (instance) gets other digests', () => {
+    const one = new ToolCallAttempts().digest('search', 'call', { q: 'x' });
+    const other = new ToolCallAttempts().digest('search', 'call', { q: 'x' });
+    expect(one).to.not.equal(other);
+  });
+
+  it('digests cyclic and deep arguments without throwing', () => {
+    const attempts = new ToolCallAttempts();
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 1000; i++) deep = { deep };
+    expect(attempts.digest('t', 'call', cyclic)).to.be.a('string');
+    expect(attempts.digest('t', 'call', deep)).to.be.a('string');
+  });
+
+  it('finds the failed call in its trace only, and forgets it once recovered', () => {
+    const attempts = new ToolCallAttempts();
+    attempts.failed('trace-1', 'd', failedCall(1));
+    expect(attempts.previous('trace-1', 'd')?.spanContext.spanId).to.equal(spanContext(1).spanId);
+    expect(attempts.previous('trace-2', 'd')).to.equal(undefined);
+    expect(attempts.previous('trace-1', 'other')).to.equal(undefined);
+    attempts.recovered('trace-1', 'd');
+    expect(attempts.previous('trace-1', 'd')).to.equal(undefined);
+    expect(attempts.sizes).to.deep.equal({ traces: 0, failedCalls: 0 });
+  });
+
+  it('keeps the chain of failed attempts, the newest one as the one to link to', () => {
+    const attempts = new ToolCallAttempts();
+    attempts.failed('t', 'd', failedCall(1));
+    attempts.failed('t', 'd', failedCall(2, 2), attempts.previous('t', 'd'));
+    const previous = attempts.previous('t', 'd')!;
+    expect(previous.attempt).to.equal(2);
+    expect(previous.chain.map((c) => c.spanId)).to.deep.equal([spanContext(1).spanId, spanContext(2).spanId]);
+    expect(attempts.sizes.failedCalls).to.equal(1);
+  });
+
+  it('forgets a failed call after its time', () => {
+    let now = 1_000;
+    const attempts = new ToolCallAttempts({ ttlMs: 100, now: () => now });
+    attempts.failed('t', 'd', failedCall(1));
+    now += 100;
+    expect(attempts.previous('t', 'd')).to.not.equal(undefined);
+    now += 1;
+    expect(attempts.previous('t', 'd')).to.equal(undefined);
+    expect(attempts.sizes).to.deep.equal({ traces: 0, failedCalls: 0 });
+  });
+
+  it('drops expired traces when another call fails', () => {
+    let now = 0;
+    const attempts = new ToolCallAttempts({ ttlMs: 100, now: () => now });
+    for (let i = 0; i < 10; i++) attempts.failed(`old-${i}`, 'd', failedCall(i));
+    now = 500;
+    attempts.failed('new', 'd', failedCall(99));
+    expect(attempts.sizes).to.deep.equal({ traces: 1, failedCalls: 1 });
+  });
+
+  it('holds at most maxPerTrace failed calls of one trace, the oldest going first', () => {
+    const attempts = new ToolCallAttempts({ maxPerTrace: 3 });
+    for (let i = 0; i < 10; i++) attempts.failed('t', `d${i}`, failedCall(i));
+    expect(attempts.sizes).to.deep.equal({ traces: 1, failedCalls: 3 });
+    expect(attempts.previous('t', 'd6')).to.equal(undefined);
+    expect(attempts.previous('t', 'd9')).to.not.equal(undefined);
+  });
+
+  it('holds at most maxTraces traces, the least recently failed going first', () => {
+    const attempts = new ToolCallAttempts({ maxTraces: 3 });
+    for (let i = 0; i < 10; i++) attempts.failed(`t${i}`, 'd', failedCall(i));
+    attempts.failed('t7', 'e', failedCall(70));
+    attempts.failed('t10', 'd', failedCall(10));
+    expect(attempts.sizes.traces).to.equal(3);
+    expect(attempts.previous('t7', 'e')).to.not.equal(undefined);
+    expect(attempts.previous('t8', 'd')).to.equal(undefined);
+  });
+
+  it('holds at most maxFailedCalls failed calls in all', () => {
+    const attempts = new ToolCallAttempts({ maxFailedCalls: 5, maxPerTrace: 4 });
+    for (let t = 0; t < 20; t++) for (let i = 0; i < 4; i++) attempts.failed(`t${t}`, `d${i}`, failedCall(i));
+    expect(attempts.sizes.failedCalls).to.be.at.most(5);
+    expect(attempts.previous('t19', 'd3')).to.not.equal(undefined);
+    const small = new ToolCallAttempts({ maxFailedCalls: 2, maxPerTrace: 10 });
+    for (let i = 0; i < 5; i++) small.failed('t', `d${i}`, failedCall(i));
+    expect(small.sizes).to.deep.equal({ traces: 1, failedCalls: 2 });
+  });
+});
+
+describe('the wrapper: a call after a failed call with the same arguments, in the same trace, is an attempt', () => {
+  let tracing: TestTracing;
+  let tracer: Tracer;
+  let metricExporter: InMemoryMetricExporter;
+  let meterProvider: MeterProvider;
+
+  beforeEach(() => {
+    toolCallAttempts.clear();
+    metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    meterProvider = new MeterProvider({
+      readers: [
+        new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 }),
+      ],
+    });
+    tracing = createTestTracing({
+      spanProcessors: [
+        new ToolErrorSpanProcessor(),
+        new ToolMetricsSpanProcessor({ meterProvider, summary: new ToolCallSummary() }),
+      ],
+    });
+    tracer = tracing.tracer;
+  });
+
+  afterEach(async () => {
+    await tracing.shutdown();
+    await meterProvider.shutdown();
+  });
+
+  /** A tool that fails with a 503 `failures` times, then answers. */
+  function flakyTool(failures: number) {
+    let calls = 0;
+    return instrumentTool(
+      async (_input: { city: string }) => {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (calls++ < failures) throw Object.assign(new Error('Service Unavailable'), { status: 503 });
+        return { temperature: 21 };
+      },
+      'weather',
+      { tracerProvider: tracing.provider },
+    );
+  }
+
+  function inAgentRun<T>(run: () => Promise<T>): Promise<T> {
+    return tracer.startActiveSpan('agent run', async (span) => {
+      try {
+        return await run();
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  function toolSpans(): ReadableSpan[] {
+    return tracing.spans().filter((span) => span.name === 'execute_tool weather');
+  }
+
+  async function sums(name: string): Promise<Array<{ attributes: Record<string, unknown>; value: number }>> {
+    metricExporter.reset();
+    await meterProvider.forceFlush();
+    const found = metricExporter
+      .getMetrics()
+      .flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics))
+      .filter((m) => m.descriptor.name === name) as SumMetricData[];
+    return found.flatMap((m) => m.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value })));
+  }
+
+  it('a 503, then a success: two spans linked as attempts, the failure recovered', async () => {
+    const tool = flakyTool(1);
+    await inAgentRun(async () => {
+      await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Paris' });
+    });
+    const [failed, recovered] = toolSpans();
+    expect(failed!.attributes['error.type']).to.equal('503');
+    expect(failed!.attributes['tool.call.attempt']).to.equal(undefined);
+    expect(failed!.links).to.deep.equal([]);
+    expect(recovered!.attributes['tool.call.attempt']).to.equal(2);
+    expect(recovered!.attributes['error.type']).to.equal(undefined);
+    expect(recovered!.attributes['tool.call.recovered_error_type']).to.equal('503');
+    expect(recovered!.attributes['tool.call.recovered_error_kind']).to.equal('transient');
+    expect(recovered!.links).to.have.length(1);
+    expect(recovered!.links[0]!.context.spanId).to.equal(failed!.spanContext().spanId);
+    expect(recovered!.links[0]!.attributes).to.deep.equal({ 'tool.call.attempt': 1 });
+    // Nothing of the arguments or of the digest is on either span.
+    expect(JSON.stringify([failed!.attributes, recovered!.attributes])).to.not.include('Paris');
+
+    const errors = await sums('tool.errors');
+    const recoveredErrors = await sums('tool.recovered_errors');
+    expect(errors).to.have.length(1);
+    expect(recoveredErrors).to.deep.equal([
+      {
+        attributes: { 'gen_ai.tool.name': 'weather', 'error.type': '503', 'tool.error_kind': 'transient' },
+        value: 1,
+      },
+    ]);
+  });
+
+  it('two failures, then a success: attempts 2 and 3, each linked to the one before; both failures recovered', async () => {
+    const tool = flakyTool(2);
+    await inAgentRun(async () => {
+      for (let i = 0; i < 2; i++) await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Paris' });
+    });
+    const spans = toolSpans();
+    expect(spans.map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([undefined, 2, 3]);
+    expect(spans[1]!.links[0]!.context.spanId).to.equal(spans[0]!.spanContext().spanId);
+    expect(spans[2]!.links[0]!.context.spanId).to.equal(spans[1]!.spanContext().spanId);
+    expect(spans[2]!.links[0]!.attributes).to.deep.equal({ 'tool.call.attempt': 2 });
+    expect((await sums('tool.recovered_errors'))[0]!.value).to.equal(2);
+    const errors = await sums('tool.errors');
+    expect(errors.map((p) => p.attributes['tool.call.attempt']).sort()).to.deep.equal([2, undefined]);
+  });
+
+  it('a call after a recovered attempt is a first call again', async () => {
+    const tool = flakyTool(1);
+    await inAgentRun(async () => {
+      await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Paris' });
+      await tool({ city: 'Paris' });
+    });
+    expect(toolSpans().map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([
+      undefined,
+      2,
+      undefined,
+    ]);
+  });
+
+  it('calls with other arguments are not attempts', async () => {
+    const tool = flakyTool(1);
+    await inAgentRun(async () => {
+      await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Lyon' });
+    });
+    const [, other] = toolSpans();
+    expect(other!.attributes['tool.call.attempt']).to.equal(undefined);
+    expect(other!.links).to.deep.equal([]);
+    expect(await sums('tool.recovered_errors')).to.deep.equal([]);
+  });
+
+  it('parallel calls with the same arguments are not attempts of each other', async () => {
+    const tool = flakyTool(1);
+    await inAgentRun(() =>
+      Promise.all([tool({ city: 'Paris' }).catch(() => undefined), tool({ city: 'Paris' })]),
+    );
+    const spans = toolSpans();
+    expect(spans).to.have.length(2);
+    for (const span of spans) {
+      expect(span.attributes['tool.call.attempt']).to.equal(undefined);
+      expect(span.links).to.deep.equal([]);
+    }
+  });
+
+  it('a call in another trace is not an attempt', async () => {
+    const tool = flakyTool(1);
+    await inAgentRun(() => tool({ city: 'Paris' }).catch(() => undefined));
+    await inAgentRun(() => tool({ city: 'Paris' }));
+    expect(toolSpans().map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([undefined, undefined]);
+  });
+
+  it('a root call (no trace around it) starts its own trace: never an attempt', async () => {
+    const tool = flakyTool(1);
+    await context.with(trace.deleteSpan(context.active()), async () => {
+      await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Paris' });
+    });
+    expect(toolSpans().map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([undefined, undefined]);
+  });
+});
