@@ -32,6 +32,8 @@ export interface ReceivedSpan {
   statusMessage?: string;
   attributes: Record<string, unknown>;
   events: { name: string; attributes: Record<string, unknown> }[];
+  /** The span's links (an attempt's link to the failed call it follows). */
+  links?: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
   serviceName?: unknown;
   /** The attributes of the span's resource. */
   resource: Record<string, unknown>;
@@ -150,6 +152,7 @@ interface JsonTracesRequest {
         status?: { code?: number; message?: string };
         attributes?: KeyValue[];
         events?: { name: string; attributes?: KeyValue[] }[];
+        links?: { traceId: string; spanId: string; attributes?: KeyValue[] }[];
       }[];
     }[];
   }[];
@@ -176,6 +179,16 @@ export function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
             name: event.name,
             attributes: flatten(event.attributes),
           })),
+          // Only on spans with links, so that specs comparing whole spans stay as they were.
+          ...(span.links?.length
+            ? {
+                links: span.links.map((link) => ({
+                  traceId: link.traceId,
+                  spanId: link.spanId,
+                  attributes: flatten(link.attributes),
+                })),
+              }
+            : {}),
           serviceName,
           resource,
         });
