@@ -22,6 +22,8 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   redactor: () => import('./redactor'),
   scale: () => import('./scale'),
   'recursion-depth': () => import('./recursion-depth'),
+  hostile: () => import('./hostile'),
+  'export-failure': () => import('./export-failure'),
 };
 
 /**

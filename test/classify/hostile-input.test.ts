@@ -10,6 +10,7 @@ import {
 } from '../../src';
 import { resetErrorTypes } from '../../src/classify/error-type';
 import { classifyMessage, MAX_SCANNED_MESSAGE_LENGTH } from '../../src/classify/message';
+import { CRAFTED_FOR_CLASSIFIER } from '../reliability/hostile-values';
 
 function expectValid(c: ToolErrorClassification): void {
   expect(TOOL_ERROR_KINDS).to.include(c.kind);
@@ -113,28 +114,14 @@ describe('the classifier on hostile input', () => {
     expect(classifyToolError(err)).to.include({ kind: 'network' });
   });
 
-  it('10 MB messages and messages crafted against the patterns finish fast', function () {
+  it('10 MB messages and messages crafted against the patterns', function () {
+    // A catastrophic backtrack on these inputs takes minutes: the test's timeout catches it. How
+    // long each takes is measured by `npm run bench -- hostile`.
     this.timeout(60_000);
-    const crafted = [
-      'a'.repeat(10 * 1024 * 1024),
-      `tool ${'x'.repeat(5_000_000)}`,
-      'tool '.repeat(2_000_000),
-      `${'status '.repeat(1_000_000)}x`,
-      `MCP error -3${'2'.repeat(1_000_000)}`,
-      `${'E'.repeat(5_000_000)}`,
-      `${'https://'.repeat(500_000)}`,
-    ];
-    for (const message of crafted) {
-      const started = process.hrtime.bigint();
+    for (const message of CRAFTED_FOR_CLASSIFIER) {
       expectValid(classifyToolError(new Error(message)));
-      classifyMessage(message);
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // Generous for a loaded 2-core machine: linear patterns take a few ms per MB; a catastrophic
-      // backtrack on these inputs takes minutes.
-      console.log(
-        `      ${message.slice(0, 12)}… (${(message.length / 1e6).toFixed(1)} MB): ${ms.toFixed(0)} ms`,
-      );
-      expect(ms, `${message.slice(0, 20)}… took ${ms}ms`).to.be.below(1000);
+      const byMessage = classifyMessage(message);
+      if (byMessage !== undefined) expect(TOOL_ERROR_KINDS).to.include(byMessage.kind);
     }
   });
 

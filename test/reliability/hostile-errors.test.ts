@@ -8,117 +8,18 @@ import { recordToolError, traceToolCall } from '../../src/instrumentation/tool-c
 import { ToolMetricsSpanProcessor, ToolCallSummary } from '../../src';
 import { ToolErrorSpanProcessor } from '../../src';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
-import { errorWithThrowingGetters, throwingProxy } from './tool-behaviours';
+import { CRAFTED_MESSAGES, HOSTILE, TEN_MB } from './hostile-values';
 
 /**
  * Errors built to break whoever inspects them, thrown by tools through the wrapper, and recorded
- * on framework spans that only the processor sees. Nothing may throw into the app, hang, or take
- * long; every failed call still ends as one classified span with a bounded status description.
- * (The classifier alone is covered by test/classify/hostile-input.test.ts.)
+ * on framework spans that only the processor sees. Nothing may throw into the app or hang; every
+ * failed call still ends as one classified span with a bounded status description. (The
+ * classifier alone is covered by test/classify/hostile-input.test.ts; the time each value takes,
+ * by `npm run bench -- hostile`.)
  */
 
-const TEN_MB = 10 * 1024 * 1024;
-/**
- * Per call, generous: linear work on 10 MB takes tens of ms (a 100,000-deep cause chain, made and
- * read, up to 3 s on a loaded 2-core machine); a catastrophic backtrack takes minutes.
- */
-const MAX_MS = 10_000;
-
-/** Every read returns a new Proxy like itself: an endless chain of distinct `cause`s. */
-function bottomlessProxy(): object {
-  const handler: ProxyHandler<object> = { get: () => new Proxy(function () {}, handler) };
-  return new Proxy(function () {}, handler);
-}
-
-function cyclicCauses(): Error {
-  const a = new Error('a');
-  const b = new Error('b', { cause: a });
-  Object.defineProperty(a, 'cause', { value: b });
-  const agg = new AggregateError([a, b], 'both');
-  (agg.errors as unknown[]).push(agg);
-  return agg;
-}
-
-function deepCauses(depth: number): Error {
-  let err: Error = Object.assign(new Error('bottom'), { status: 503 });
-  for (let i = 0; i < depth; i++) err = new Error(`level ${i}`, { cause: err });
-  return err;
-}
-
-/** A class whose name is a megabyte long, made at run time. */
-function hugeClassInstance(): Error {
-  const name = `E${'x'.repeat(1024 * 1024)}`;
-  const Named = { [name]: class extends Error {} }[name];
-  return new Named('huge class name');
-}
-
-/** Getters that answer differently on every read: a status, then an object, then a throw. */
-function shapeShifter(): Error {
-  let reads = 0;
-  const err = new Error('shifty');
-  for (const key of ['status', 'code', 'name', 'message']) {
-    Object.defineProperty(err, key, {
-      get() {
-        reads++;
-        if (reads % 3 === 0) throw new Error('third read');
-        return reads % 3 === 1 ? '500' : { toString: () => 'obj' };
-      },
-    });
-  }
-  return err;
-}
-
-/** Messages crafted against the classifier's and the redaction's patterns. */
-const CRAFTED_MESSAGES: Record<string, () => string> = {
-  '10 MB of one letter': () => 'a'.repeat(TEN_MB),
-  '10 MB of newlines': () => '\n'.repeat(TEN_MB),
-  'repeated "status "': () => `${'status '.repeat(1_000_000)}x`,
-  'repeated "https://"': () => 'https://'.repeat(1_000_000),
-  'userinfo without end': () => `https://${'a:'.repeat(1_000_000)}`,
-  'query without end': () => `https://h/?${'a=b&'.repeat(1_000_000)}`,
-  'repeated "Authorization: "': () => 'Authorization: '.repeat(500_000),
-  'repeated "Bearer "': () => 'Bearer '.repeat(1_000_000),
-  'repeated "password="': () => 'password='.repeat(1_000_000),
-  'escaped quotes after a key': () => `password${'\\'.repeat(1_000_000)}"`,
-  'almost a JWT': () => `eyJ${'a.'.repeat(1_000_000)}`,
-  'almost an sk- key': () => 'sk-'.repeat(1_000_000),
-  'MCP error with endless code': () => `MCP error -3${'2'.repeat(1_000_000)}`,
-  'lone surrogates': () => '\ud800'.repeat(1_000_000),
-};
-
-/** Everything a tool might throw that could break an inspector. */
-const HOSTILE: Record<string, () => unknown> = {
-  'a Proxy whose every trap throws': () => throwingProxy(),
-  'a Proxy over an Error whose every trap throws': () => throwingProxy(new Error('proxied')),
-  'a Proxy that returns a new Proxy on every read': () => bottomlessProxy(),
-  'cyclic causes and a self-containing AggregateError': () => cyclicCauses(),
-  'a 100,000-deep cause chain': () => deepCauses(100_000),
-  'throwing getters on status, code, message, name, constructor, cause, stack': () =>
-    errorWithThrowingGetters(),
-  'getters that change type on every read': () => shapeShifter(),
-  'a Symbol': () => Symbol('boom'),
-  'a Symbol with a 10 MB description': () => Symbol('d'.repeat(TEN_MB)),
-  'a frozen Error with a status': () => Object.freeze(Object.assign(new Error('frozen'), { status: 502 })),
-  'a null-prototype object': () => Object.assign(Object.create(null), { message: 'np', code: 'ECONNRESET' }),
-  'an object whose toString and toPrimitive throw': () => ({
-    toString() {
-      throw new Error('toString');
-    },
-    [Symbol.toPrimitive]() {
-      throw new Error('toPrimitive');
-    },
-  }),
-  'a 10 MB name and code': () =>
-    Object.assign(new Error('big'), { name: 'N'.repeat(TEN_MB), code: 'C'.repeat(TEN_MB) }),
-  'a class with a 1 MB name': () => hugeClassInstance(),
-  'a 10 MB thrown string': () => 's'.repeat(TEN_MB),
-  ...Object.fromEntries(
-    Object.entries(CRAFTED_MESSAGES).map(([label, make]) => [
-      `an Error with ${label}`,
-      () => new Error(make()),
-    ]),
-  ),
-};
+/** Long enough that only a hang reaches it (a catastrophic backtrack takes minutes); not a time limit. */
+const HANG_MS = 30_000;
 
 function expectClassifiedFailure(span: ReadableSpan): void {
   expect(span.status.code).to.equal(SpanStatusCode.ERROR);
@@ -129,19 +30,19 @@ function expectClassifiedFailure(span: ReadableSpan): void {
   expect(span.attributes['tool.error_executed']).to.be.a('boolean');
 }
 
-/** Runs `fn` against a deadline: a hang fails the test instead of stalling the suite. */
-async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const started = performance.now();
+/**
+ * Runs `fn` against a deadline: a hang fails the test instead of stalling the suite. How long each
+ * value takes is measured by `npm run bench -- hostile`, not here.
+ */
+async function underDeadline<T>(label: string, fn: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${label}: still running after ${MAX_MS * 3} ms`)), MAX_MS * 3);
+    timer = setTimeout(() => reject(new Error(`${label}: still running after ${HANG_MS} ms`)), HANG_MS);
   });
   try {
     return await Promise.race([fn(), deadline]);
   } finally {
     clearTimeout(timer);
-    const ms = performance.now() - started;
-    expect(ms, `${label} took ${ms.toFixed(0)} ms`).to.be.below(MAX_MS);
   }
 }
 
@@ -202,7 +103,7 @@ describe('hostile errors through the wrapper and the processor', function () {
       const hostile = make();
 
       // Thrown synchronously by traceToolCall: the same value reaches the caller.
-      await timed(`${label} (sync)`, async () => {
+      await underDeadline(`${label} (sync)`, async () => {
         tally.calls++;
         let caught: unknown = 'nothing';
         try {
@@ -217,7 +118,7 @@ describe('hostile errors through the wrapper and the processor', function () {
       });
 
       // Rejected late by an instrumentTool-wrapped async tool, with hostile arguments captured.
-      await timed(`${label} (async, capture on)`, async () => {
+      await underDeadline(`${label} (async, capture on)`, async () => {
         tally.calls++;
         const tool = instrumentTool(
           async (_args: unknown) => {
@@ -241,7 +142,7 @@ describe('hostile errors through the wrapper and the processor', function () {
       });
 
       // Failed in the middle of an async iteration.
-      await timed(`${label} (stream)`, async () => {
+      await underDeadline(`${label} (stream)`, async () => {
         tally.calls++;
         const stream = traceToolCall(tracer, {}, { name: 'stream' }, async function* () {
           yield 1;
@@ -259,7 +160,7 @@ describe('hostile errors through the wrapper and the processor', function () {
       });
 
       // Noted by a framework adapter that swallows it (recordToolError), the tool then returns.
-      await timed(`${label} (noted)`, async () => {
+      await underDeadline(`${label} (noted)`, async () => {
         tally.calls++;
         const value = traceToolCall(tracer, {}, { name: 'noted' }, () => {
           recordToolError(hostile);
@@ -272,13 +173,13 @@ describe('hostile errors through the wrapper and the processor', function () {
   }
 
   describe('framework spans the processor alone sees', () => {
-    /** A tool span as a framework would make it, spoiled by `spoil`; it must end fast, marked. */
+    /** A tool span as a framework would make it, spoiled by `spoil`; it must end, marked. */
     async function endSpoiledSpan(
       label: string,
       name: string,
       spoil: (span: Span) => void,
     ): Promise<ReadableSpan> {
-      return timed(label, async () => {
+      return underDeadline(label, async () => {
         tally.calls++;
         const span = tracer.startSpan(name, {
           attributes: name.startsWith('execute_tool')
@@ -386,7 +287,7 @@ describe('hostile errors through the wrapper and the processor', function () {
       });
       try {
         const name = 'n'.repeat(TEN_MB);
-        await timed('10 MB tool name', async () => {
+        await underDeadline('10 MB tool name', async () => {
           expect(() =>
             traceToolCall(local.tracer, {}, { name }, () => {
               throw new Error('x');
