@@ -40,6 +40,10 @@ export async function startFlakyServer(): Promise<FlakyServer> {
     if (retryAfter !== null) headers['retry-after'] = retryAfter;
     res.writeHead(Number(status[1]), headers).end(JSON.stringify({ error: `status ${status[1]}` }));
   });
+  // Idle keep-alive sockets outlive any pause of the process. With Node's default (5 s), a spec that
+  // loads a framework synchronously for longer (late in a full run, under many hook layers) lets the
+  // server close the socket that fetch's pool hands the next request in the same tick: ECONNRESET.
+  server.keepAliveTimeout = 120_000;
   const { url, port, close } = await listenOnLoopback(server);
   return { url, port, requestCount: () => requests, close };
 }

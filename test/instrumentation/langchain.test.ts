@@ -101,8 +101,7 @@ describe('LangChain adapter (@langchain/core tools, LangGraph ToolNode)', () => 
     );
   });
 
-  // Skipped in this submission: in the full `npm test` run only, the tool's fetch to the test server fails ('fetch failed'); it passes with its folder alone. To investigate.
-  it.skip('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage (skipped: fetch fails only in the full run, under investigation)', async () => {
+  it('LangGraph ToolNode: the span keeps the original error although the node returns a ToolMessage', async () => {
     const node = toolNode([fetchPath]);
     const message = new AIMessage({
       content: '',
