@@ -4,6 +4,14 @@ import { isSet } from 'node:util/types';
 
 interface RequiringModule {
   path?: unknown;
+  /** The folders a bare request is looked up in: the app may change them (`module.paths.push`). */
+  paths?: unknown;
+}
+
+/** What one folder's requests resolved to, and the lookup folders of the module that first asked. */
+interface FolderResolutions {
+  readonly lookupPaths: readonly unknown[] | undefined;
+  readonly byRequest: Map<string, string>;
 }
 
 type ResolveFilename = (
@@ -32,10 +40,13 @@ const REMEMBERING = Symbol.for('otel-tool-errors.register.resolution-memo');
  * parses the map anew (Node does not cache those), and each walks up the folders for the nearest
  * package.json: loading LangGraph made 3,159 resolutions for 1,449 in plain Node, about 45 ms of CPU
  * and 12 MiB on Node 22 (BENCHMARKS.md). Each is now made once, remembered by what it depends on:
- * the requiring module's folder and the request (the key of Node's own cache of resolutions), the
- * folders of `require.resolve(request, { paths })`, and the export conditions Node passes where
- * module hooks are registered. A resolution that fails is not remembered, nor one from a module
- * with no folder of its own (`-e`, the REPL) or of the entry point.
+ * the requiring module's folder and the request, for a bare request also the module's lookup
+ * folders (`module.paths`, which Node's own cache keys on and an app may change: a module whose
+ * folders differ from those of its folder's first is answered by Node), the folders of
+ * `require.resolve(request, { paths })` (when all are absolute: a relative one depends on the
+ * working folder), and the export conditions Node passes where module hooks are registered. A
+ * resolution that fails is not remembered, nor one from a module with no folder of its own (`-e`,
+ * the REPL) or of the entry point.
  */
 export function rememberModuleResolutions(): void {
   const loader = Module as unknown as { _resolveFilename: ResolveFilename & { [REMEMBERING]?: true } };
@@ -43,7 +54,7 @@ export function rememberModuleResolutions(): void {
   if (typeof resolve !== 'function' || resolve[REMEMBERING]) return;
   // By options, then folder, then request: the strings Node passes are looked up as they are (their
   // hashes kept), where one key built of them would be a new string to hash at every call.
-  const resolved = new Map<string, Map<string, Map<string, string>>>();
+  const resolved = new Map<string, Map<string, FolderResolutions>>();
   const remembering = function (this: unknown, ...args: Parameters<ResolveFilename>): string {
     const [request, parent, isMain, options] = args;
     const folder = parent?.path;
@@ -52,21 +63,45 @@ export function rememberModuleResolutions(): void {
     }
     const context = optionsKey(options);
     if (context === undefined) return Reflect.apply(resolve, this, args) as string;
-    const byRequest = entry(entry(resolved, context), folder);
-    let filename = byRequest.get(request);
+    let byFolder = resolved.get(context);
+    if (byFolder === undefined) resolved.set(context, (byFolder = new Map()));
+    let folderResolutions = byFolder.get(folder);
+    if (folderResolutions === undefined) {
+      const lookupPaths = Array.isArray(parent!.paths) ? [...(parent!.paths as unknown[])] : undefined;
+      byFolder.set(folder, (folderResolutions = { lookupPaths, byRequest: new Map() }));
+    }
+    if (
+      options?.paths === undefined &&
+      isBare(request) &&
+      !sameEntries(folderResolutions.lookupPaths, parent!.paths)
+    ) {
+      return Reflect.apply(resolve, this, args) as string;
+    }
+    let filename = folderResolutions.byRequest.get(request);
     if (filename === undefined) {
       filename = Reflect.apply(resolve, this, args) as string;
-      byRequest.set(request, filename);
+      folderResolutions.byRequest.set(request, filename);
     }
     return filename;
   };
   loader._resolveFilename = Object.assign(remembering, { [REMEMBERING]: true as const });
 }
 
-function entry<T>(map: Map<string, Map<string, T>>, key: string): Map<string, T> {
-  let found = map.get(key);
-  if (found === undefined) map.set(key, (found = new Map()));
-  return found;
+/** A request Node looks up in the requiring module's `paths` (not relative, not absolute). */
+function isBare(request: string): boolean {
+  return (
+    !(request.startsWith('./') || request.startsWith('../') || request === '.' || request === '..') &&
+    !isAbsolute(request)
+  );
+}
+
+/** True when `paths` holds the folders remembered, in their order (both missing counts as the same). */
+function sameEntries(remembered: readonly unknown[] | undefined, paths: unknown): boolean {
+  if (remembered === undefined || !Array.isArray(paths))
+    return remembered === undefined && !Array.isArray(paths);
+  if (remembered.length !== paths.length) return false;
+  for (let i = 0; i < paths.length; i++) if (remembered[i] !== paths[i]) return false;
+  return true;
 }
 
 /** The options a resolution depends on, as a string; undefined for options it does not know. */
@@ -74,7 +109,11 @@ function optionsKey(options: ResolveOptions | undefined): string | undefined {
   if (options === undefined) return '';
   for (const name in options) if (name !== 'paths' && name !== 'conditions') return undefined;
   const { paths, conditions } = options;
-  if (paths !== undefined && !Array.isArray(paths)) return undefined;
+  if (
+    paths !== undefined &&
+    !(Array.isArray(paths) && paths.every((path) => typeof path === 'string' && isAbsolute(path)))
+  )
+    return undefined;
   const names = conditionsKey(conditions);
   if (names === undefined || paths === undefined) return names;
   return `${names}\0${paths.join('\0')}`;

@@ -1,4 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { rememberModuleResolutions } from '../../src/register/resolution-memo';
@@ -96,6 +98,41 @@ describe('rememberModuleResolutions', () => {
     // The same names in a new set are the same resolution; other names, none given (Node's
     // default conditions) and an empty set are not.
     expect(reached).to.have.length(4);
+  });
+
+  describe('with another chai installed elsewhere', () => {
+    let folder: string;
+    let ownChai: string;
+    before(() => {
+      folder = mkdtempSync(join(tmpdir(), 'resolution-memo-'));
+      mkdirSync(join(folder, 'node_modules', 'chai'), { recursive: true });
+      writeFileSync(join(folder, 'node_modules', 'chai', 'package.json'), '{"name":"chai","main":"own.js"}');
+      ownChai = join(folder, 'node_modules', 'chai', 'own.js');
+      writeFileSync(ownChai, '');
+    });
+    after(() => rmSync(folder, { recursive: true, force: true }));
+
+    it('answers as Node does for a relative `paths` entry after the working folder changed', () => {
+      const workingFolder = process.cwd();
+      try {
+        process.chdir(dirname(dirname(__dirname)));
+        expect(loader._resolveFilename('chai', here, false, { paths: ['.'] })).to.equal(CHAI);
+        process.chdir(folder);
+        expect(loader._resolveFilename('chai', here, false, { paths: ['.'] })).to.equal(ownChai);
+      } finally {
+        process.chdir(workingFolder);
+      }
+    });
+
+    it("answers as Node does once a module's lookup folders changed after a first resolution", () => {
+      const requiring = moduleIn(__dirname) as { paths: string[] };
+      expect(loader._resolveFilename('chai', requiring)).to.equal(CHAI);
+      requiring.paths.unshift(join(folder, 'node_modules'));
+      expect(loader._resolveFilename('chai', requiring)).to.equal(ownChai);
+      // Another module of the folder, with the folder's own lookup folders, is still remembered.
+      expect(loader._resolveFilename('chai', moduleIn(__dirname))).to.equal(CHAI);
+      expect(reached).to.have.length(2);
+    });
   });
 
   it('passes through the entry point, a module with no folder of its own, and options it does not know', () => {
