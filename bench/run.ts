@@ -24,13 +24,15 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
   'recursion-depth': () => import('./recursion-depth'),
   hostile: () => import('./hostile'),
   'export-failure': () => import('./export-failure'),
+  'start-mechanisms': () => import('./start-mechanisms'),
 };
 
 /**
  * Cases not in the default run: those that need their part named (`wrapper-revision:<git
- * revision>`), and the long ones (`agent-loops-processes`, a few minutes a framework).
+ * revision>`), and the long ones (`agent-loops-processes`, a few minutes a framework;
+ * `start-mechanisms`, about 20 minutes a Node line).
  */
-const NAMED_ONLY = new Set(['wrapper-revision', 'agent-loops-processes']);
+const NAMED_ONLY = new Set(['wrapper-revision', 'agent-loops-processes', 'start-mechanisms']);
 
 function machine(): string {
   const load = loadavg()
