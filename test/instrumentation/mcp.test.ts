@@ -197,9 +197,12 @@ describe('MCP adapter: tools/call client and server spans (InMemoryTransport)', 
     return { client: client!, server };
   }
 
-  /** The first span `matches` picks, waiting for it up to 2 s (a span that ends after its caller returned). */
+  /**
+   * The first span `matches` picks, polling for it (a span that ends after its caller returned): up
+   * to 10 s, for a loaded machine; it usually comes within milliseconds.
+   */
   async function eventuallySpan(matches: (span: ReadableSpan) => boolean): Promise<ReadableSpan> {
-    for (let waited = 0; waited < 2000; waited += 10) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
       const span = tracing.spans().find(matches);
       if (span) return span;
       await new Promise((resolve) => setTimeout(resolve, 10));
