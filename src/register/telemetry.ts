@@ -21,7 +21,7 @@ import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './ht
 import { resourceDetectors } from './resources';
 import { hookedInstrumentations } from './hooked-modules';
 import type { RegisterSettings } from './settings';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from './worker-spans';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each package is required when the
@@ -52,7 +52,7 @@ function setDiagLogger(settings: RegisterSettings): void {
   const level = settings.logLevel?.toUpperCase() as keyof typeof DiagLogLevel | undefined;
   if (!level || level === 'NONE') return;
   if (DiagLogLevel[level] === undefined) {
-    warnUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
+    noticeUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
     return;
   }
   diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
@@ -90,7 +90,7 @@ function reportUnknownFrameworkNames(settings: RegisterSettings): void {
     (name) => !TOOL_FRAMEWORK_NAMES.includes(name),
   );
   if (unknown.length > 0) {
-    warnUser(
+    noticeUser(
       `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknown
         .map((name) => JSON.stringify(name))
         .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
@@ -107,7 +107,7 @@ function reportUnknownInstrumentationNames(settings: RegisterSettings): void {
   ] as const) {
     const unknown = [...names].filter((name) => !known.includes(name));
     if (unknown.length > 0) {
-      warnUser(
+      noticeUser(
         `${variable} names ${unknown.join(', ')}, which this register does not run; known: ${known.join(', ')}`,
       );
     }
@@ -176,22 +176,24 @@ export function startTelemetry(
   beforeHooks?: (modules: (string | RegExp)[]) => void,
 ): Telemetry {
   setDiagLogger(settings);
-  for (const warning of [...settings.warnings, ...settings.invalidValues]) warnUser(warning);
+  for (const warning of [...settings.warnings, ...settings.invalidValues]) noticeUser(warning);
   const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
   const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as SdkTraceNode;
-  // A worker thread's spans are exported by the main thread's register (worker-spans.ts).
+  // A worker thread's spans are exported, and counted in the tool metrics, by the main thread's
+  // register (worker-spans.ts): a thread its owner terminates exports nothing itself.
   const inWorker = inWorkerThread();
-  const exporting = inWorker ? [new HandToMainThreadProcessor()] : exportingSpanProcessors(settings);
-  if (!inWorker) takeWorkerSpans(exporting, attributes);
+  const recording = inWorker
+    ? [new HandToMainThreadProcessor()]
+    : [new ToolMetricsSpanProcessor(), ...exportingSpanProcessors(settings)];
+  if (!inWorker) takeWorkerSpans(recording, attributes);
   const tracerProvider = new NodeTracerProvider({
     resource: attributes,
     spanProcessors: [
       // Secrets out of every span's URLs; the tool's arguments out of the calls it makes.
       new RedactingSpanProcessor({ captureArguments: settings.instrumentation.captureArguments }),
       new ToolErrorSpanProcessor(),
-      new ToolMetricsSpanProcessor(),
-      ...exporting,
+      ...recording,
     ],
   });
   const enabled = instrumentations(settings);

@@ -13,7 +13,8 @@ import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk
  * Worker threads: a pool terminates its threads with `worker.terminate()`, which runs no JavaScript
  * in the thread, so a batch waiting there is lost. Under the register, a worker thread's spans are
  * enriched in the thread, then handed to the main thread as each ends (a BroadcastChannel message
- * is queued at once and outlives the thread); the main thread's register exports them with its own.
+ * is queued at once and outlives the thread); the main thread's register counts them in the tool
+ * metrics and exports them with its own.
  */
 
 type WorkerThreads = typeof import('node:worker_threads');
@@ -94,8 +95,11 @@ export class HandToMainThreadProcessor implements SpanProcessor {
   }
 }
 
-/** The main thread's register: the processors that export, and the resource its spans carry. */
-export function takeWorkerSpans(exporting: SpanProcessor[], resource: ReadableSpan['resource']): void {
+/**
+ * The main thread's register: the processors that record and export (the tool metrics among them),
+ * and the resource its spans carry.
+ */
+export function takeWorkerSpans(recording: SpanProcessor[], resource: ReadableSpan['resource']): void {
   (globalThis as Record<symbol, unknown>)[SINK] = (data: SpanData) => {
     const span: ReadableSpan = {
       name: data.name,
@@ -116,7 +120,7 @@ export function takeWorkerSpans(exporting: SpanProcessor[], resource: ReadableSp
       droppedEventsCount: data.dropped[1],
       droppedLinksCount: data.dropped[2],
     };
-    for (const processor of exporting) processor.onEnd(span);
+    for (const processor of recording) processor.onEnd(span);
   };
 }
 

@@ -6,14 +6,14 @@ import { runNode } from '../helpers/run-node';
 /**
  * Worker threads under the register, as a pool runs them: the thread's owner terminates it as soon
  * as it answered, which runs no JavaScript in it; its tool spans still reach the collector, each
- * handed to the main thread as it ended.
+ * handed to the main thread as it ended, and the main thread counts them in the tool metrics.
  */
 describe('register: worker threads their owner terminates', function () {
   this.timeout(60_000);
   const bed = useRegisterBed({ receiverPerTest: true });
 
   for (const entry of ['--require', '--import'] as const) {
-    it(`${entry}: the thread's tool spans are exported, enriched, by the main thread`, async () => {
+    it(`${entry}: the thread's tool spans are exported, enriched, and counted by the main thread`, async () => {
       const result = await runNode(
         [entry, entry === '--require' ? bed.bundles.cjs : bed.bundles.esm],
         join(__dirname, 'fixtures', 'terminated-worker.cjs'),
@@ -21,7 +21,6 @@ describe('register: worker threads their owner terminates', function () {
           OTEL_SERVICE_NAME: 'pool',
           OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          OTEL_METRICS_EXPORTER: 'none',
           FLAKY_URL: bed.flaky.url,
         },
       );
@@ -37,6 +36,10 @@ describe('register: worker threads their owner terminates', function () {
       expect(fetchSpan?.parentSpanId, 'the fetch span under the tool span').to.equal(weather[0]!.spanId);
       const legacy = spans.find((span) => span.attributes['gen_ai.tool.name'] === 'legacy_lookup');
       expect(legacy?.attributes).to.include({ 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' });
+      const weatherErrors = bed.receiver
+        .dataPoints()
+        .filter((p) => p.metric === 'tool.errors' && p.attributes['gen_ai.tool.name'] === 'get_weather');
+      expect(weatherErrors.map((p) => [p.attributes['error.type'], p.value])).to.deep.equal([['500', 1]]);
     });
   }
 });
