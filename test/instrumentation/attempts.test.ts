@@ -290,6 +290,34 @@ describe('the wrapper: a call after a failed call with the same arguments, in th
     expect(toolSpans().map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([undefined, undefined]);
   });
 
+  it("a framework's own tool span, started before the call: the attempt's attribute and its link are added to it", async () => {
+    const tool = flakyTool(1);
+    const frameworkCall = () =>
+      tracer.startActiveSpan(
+        'execute_tool weather',
+        { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'weather' } },
+        async (span) => {
+          try {
+            return await tool({ city: 'Paris' });
+          } finally {
+            span.end();
+          }
+        },
+      );
+    await inAgentRun(async () => {
+      await frameworkCall().catch(() => undefined);
+      await frameworkCall();
+    });
+    // The wrapper enriched the framework's spans: no span of its own.
+    expect(toolSpans()).to.have.length(2);
+    const [failed, recovered] = toolSpans();
+    expect(failed!.instrumentationScope.name).to.equal('otel-tool-errors-test');
+    expect(failed!.attributes['error.type']).to.equal('503');
+    expect(recovered!.attributes['tool.call.attempt']).to.equal(2);
+    expect(recovered!.attributes['tool.call.recovered_error_type']).to.equal('503');
+    expect(recovered!.links.map((link) => link.context.spanId)).to.deep.equal([failed!.spanContext().spanId]);
+  });
+
   it('a root call (no trace around it) starts its own trace: never an attempt', async () => {
     const tool = flakyTool(1);
     await context.with(trace.deleteSpan(context.active()), async () => {
