@@ -1,7 +1,5 @@
 import { trace } from '@opentelemetry/api';
 import { watchForAnotherProvider } from './another-provider';
-import { loadImportHookWithoutWorkerThreads } from './import-hook-without-worker-threads';
-import { loadRequireHookWithoutDebug } from './require-hook-without-debug';
 import { rememberModuleResolutions } from './resolution-memo';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
@@ -53,8 +51,6 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     holder[STARTED_KEY] = true;
 
     rememberModuleResolutions();
-    loadRequireHookWithoutDebug();
-    loadImportHookWithoutWorkerThreads();
     // Loaded here, not imported, so that a disabled or refused start loads no SDK package.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const { startTelemetry } = require('./telemetry') as typeof import('./telemetry');
