@@ -19,6 +19,7 @@ type toolErrors struct {
 	recogniser *recogniser
 	classifier *classify.Classifier
 	scrubber   *redact.Scrubber
+	keyer      *attemptKeyer
 }
 
 func newToolErrors(cfg *Config) (*toolErrors, error) {
@@ -45,7 +46,7 @@ func newToolErrors(cfg *Config) (*toolErrors, error) {
 	if len(recogniser.keys) > maxKeys {
 		return nil, fmt.Errorf("tool_spans: at most %d distinct attribute keys in all, got %d", maxKeys, len(recogniser.keys))
 	}
-	return &toolErrors{r: r, recogniser: recogniser, classifier: c, scrubber: s}, nil
+	return &toolErrors{r: r, recogniser: recogniser, classifier: c, scrubber: s, keyer: newAttemptKeyer()}, nil
 }
 
 type toolSpan struct {
@@ -83,6 +84,7 @@ func (p *toolErrors) processTraces(_ context.Context, td ptrace.Traces) (ptrace.
 		}
 		p.redactExceptionEvents(t.span)
 	}
+	p.markAttempts(td)
 	return td, nil
 }
 
