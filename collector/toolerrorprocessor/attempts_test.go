@@ -2,6 +2,8 @@ package toolerrorprocessor
 
 import (
 	"context"
+	"os"
+	"sort"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -169,5 +171,59 @@ func TestCanonicalArguments(t *testing.T) {
 	}
 	if canonicalArguments("not json") != "not json" {
 		t.Error("text that is no JSON changed")
+	}
+}
+
+// A real Strands Agents run (scripts/python-agents/strands_retry_agent.py, its OTLP export as
+// received, kept beside it rather than in this package, which npm ships): get_weather for Lyon fails on a 503, again for Lyon succeeds, then for Paris fails.
+// Strands records the arguments in the tool span's `gen_ai.tool.message` event and numbers no
+// attempts: the processor does.
+func TestAttemptsOfAStrandsAgentRun(t *testing.T) {
+	raw, err := os.ReadFile("../../scripts/python-agents/captures/strands-retry.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newToolErrors(createDefaultConfig().(*Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.processTraces(context.Background(), td); err != nil {
+		t.Fatal(err)
+	}
+	var tools []ptrace.Span
+	eachSpan(td, func(span ptrace.Span) {
+		if span.Name() == "execute_tool get_weather" {
+			tools = append(tools, span)
+		}
+	})
+	sort.Slice(tools, func(i, j int) bool { return tools[i].StartTimestamp() < tools[j].StartTimestamp() })
+	if len(tools) != 3 {
+		t.Fatalf("want 3 get_weather spans, got %d", len(tools))
+	}
+	lyon, retry, paris := tools[0], tools[1], tools[2]
+	for _, failed := range []ptrace.Span{lyon, paris} {
+		if got := stringAttribute(failed.Attributes(), "error.type"); got != "503" || failed.Status().Code() != ptrace.StatusCodeError {
+			t.Errorf("a failed call: error.type=%q status %v, want 503 ERROR", got, failed.Status().Code())
+		}
+	}
+	if attemptOf(lyon) != 0 || lyon.Links().Len() != 0 {
+		t.Error("the first call is no attempt")
+	}
+	if attemptOf(retry) != 2 || retry.Links().Len() != 1 || retry.Links().At(0).SpanID() != lyon.SpanID() {
+		t.Errorf("the retry: attempt %d, %d links; want 2, linked to the failed call", attemptOf(retry), retry.Links().Len())
+	}
+	if retry.Status().Code() == ptrace.StatusCodeError {
+		t.Error("the retry succeeded")
+	}
+	if stringAttribute(retry.Attributes(), attrRecoveredErrorType) != "503" || stringAttribute(retry.Attributes(), attrRecoveredErrorKind) != "transient" {
+		t.Errorf("the retry recovered %q %q, want 503 transient",
+			stringAttribute(retry.Attributes(), attrRecoveredErrorType), stringAttribute(retry.Attributes(), attrRecoveredErrorKind))
+	}
+	if attemptOf(paris) != 0 || paris.Links().Len() != 0 {
+		t.Error("the call with other arguments is no attempt")
 	}
 }
