@@ -2,6 +2,7 @@ import { defineConfig, type Options } from 'tsup';
 import { apiCopyChosenAtStart } from './tsup-api-copy';
 import { cryptoWhenUsed } from './tsup-crypto-when-used';
 import { exportersFromTheirFile, sharedFromTheSdkFile } from './tsup-exporters-file';
+import { frameworkDeclarationsAsData } from './tsup-framework-declarations';
 import { semconvNamesOnly } from './tsup-semconv-names';
 
 const shared: Options = {
@@ -55,19 +56,24 @@ export const REGISTER_EXPORTERS: Options = {
   esbuildPlugins: [semconvNamesOnly, sharedFromTheSdkFile],
 };
 
-/** The zero-code entry points: small files that turn on the compile cache, then load the SDK file through it. */
+/**
+ * The zero-code entry points: small files that turn on the compile cache, then load the SDK file
+ * through it. Each framework's modules start the register: the adapters' declarations are in them as
+ * data, so that they load no adapter (tsup-framework-declarations.ts).
+ */
+const entry: Options = { ...shared, esbuildPlugins: [frameworkDeclarationsAsData] };
 export const REGISTER_ENTRIES: Options[] = [
   // `--require otel-tool-errors/register` loads register.cjs.
-  { ...shared, entry: { register: 'src/register.ts' }, format: ['cjs'] },
+  { ...entry, entry: { register: 'src/register.ts' }, format: ['cjs'] },
   // `--import otel-tool-errors/register` loads register-esm.mjs, which runs register-esm-start.cjs.
   {
-    ...shared,
+    ...entry,
     entry: { 'register-esm': 'src/register-esm.ts' },
     format: ['esm'],
   },
-  { ...shared, entry: { 'register-esm-start': 'src/register/esm-start.ts' }, format: ['cjs'] },
+  { ...entry, entry: { 'register-esm-start': 'src/register/esm-start.ts' }, format: ['cjs'] },
   // Where Node runs module hooks only off-thread, the hook it registers (in the loader thread).
-  { ...shared, entry: { 'register-off-thread-hook': 'src/register/off-thread-hook.ts' }, format: ['esm'] },
+  { ...entry, entry: { 'register-off-thread-hook': 'src/register/off-thread-hook.ts' }, format: ['esm'] },
 ];
 
 export default defineConfig([

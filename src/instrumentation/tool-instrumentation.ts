@@ -4,7 +4,7 @@ import {
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION } from '../tool-span/scope';
-import type { FrameworkHooks } from './adapters/adapter';
+import type { FrameworkAdapter, FrameworkHooks } from './adapters/adapter';
 import { createAdapterContext } from './adapters/adapter-context';
 import { ADAPTERS, TOOL_FRAMEWORK_NAMES } from './adapters';
 import { checkConfig, withCaptureDefaults } from './config';
@@ -68,7 +68,7 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
       support: this.support,
     };
     return ADAPTERS.filter((adapter) => !disabled.has(adapter.name)).map((adapter) =>
-      adapter.setup(createAdapterContext(state, adapter)),
+      everyPackagePatched(adapter, adapter.setup(createAdapterContext(state, adapter))),
     );
   }
 
@@ -85,4 +85,18 @@ export class ToolInstrumentation extends InstrumentationBase<ToolInstrumentation
     super.disable();
     for (const hooks of this.frameworkHooks) hooks.disable?.();
   }
+}
+
+/**
+ * The hooks, once checked against the declaration: the register hooks every package an adapter
+ * declares (hooked-modules.ts), so one it declares but never patches is an adapter's mistake.
+ */
+function everyPackagePatched(adapter: FrameworkAdapter, hooks: FrameworkHooks): FrameworkHooks {
+  const patched = new Set((hooks.modules ?? []).map((definition) => definition.name));
+  const unpatched = adapter.packages.filter((declared) => !patched.has(declared.name));
+  if (unpatched.length > 0)
+    throw new Error(
+      `${adapter.name} declares ${unpatched.map((p) => p.name).join(', ')} but patches nothing of it`,
+    );
+  return hooks;
 }

@@ -1,4 +1,5 @@
-import { FRAMEWORK_MODULES } from '../instrumentation/adapters/module-definitions';
+import type { PackageDeclaration } from '../instrumentation/adapters/adapter';
+import { FRAMEWORK_DECLARATIONS } from '../instrumentation/adapters/declarations';
 import { loaderHookPatterns, type ModuleDefinitionShape } from '../instrumentation/loader-hook-include';
 import { instrumentationEnabled, type RegisterSettings } from './settings';
 
@@ -6,11 +7,14 @@ import { instrumentationEnabled, type RegisterSettings } from './settings';
  * What each instrumentation the register can run patches (its module definitions: a module, whether
  * its entry is patched, the files inside it that are), known before any instrumentation is loaded:
  * the entry points need them to start the register when the app first loads one
- * (start-on-first-need.ts) and, under `--import`, for import-in-the-middle's `include` list. A spec
- * pins this table to the instrumentations' own definitions.
+ * (start-on-first-need.ts) and, under `--import`, for import-in-the-middle's `include` list. Each
+ * framework's are its adapter's declaration; the HTTP instrumentations' are written here, and a
+ * spec pins them to those instrumentations' own definitions.
  */
 export const HOOKED_MODULES: Readonly<Record<string, readonly ModuleDefinitionShape[]>> = {
-  ...FRAMEWORK_MODULES,
+  ...Object.fromEntries(
+    FRAMEWORK_DECLARATIONS.map(({ name, packages }) => [name, packages.map(definitionShape)]),
+  ),
   http: [
     { name: 'https', entryPatched: true },
     { name: 'http', entryPatched: true },
@@ -18,6 +22,16 @@ export const HOOKED_MODULES: Readonly<Record<string, readonly ModuleDefinitionSh
   // Subscribes to undici's diagnostics channels: it hooks no module.
   undici: [],
 };
+
+/** The module definition `patchPackage` or `patchFiles` makes of a declared package, as the loader hook sees it. */
+function definitionShape({ name, files }: PackageDeclaration): ModuleDefinitionShape {
+  return files === undefined ? { name, entryPatched: true } : { name, files: files.flat() };
+}
+
+/** The process-global registries whose first read starts the register (`FrameworkDeclaration.globals`). */
+export function globalsStartingTheRegister(): string[] {
+  return FRAMEWORK_DECLARATIONS.flatMap((declaration) => declaration.globals ?? []);
+}
 
 /** The instrumentations the settings leave on: as telemetry.ts runs them (unknown names ignored). */
 export function hookedInstrumentations(settings: RegisterSettings): string[] {

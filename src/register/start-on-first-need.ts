@@ -1,6 +1,5 @@
 import Module, { createRequire } from 'node:module';
-import { FRAMEWORK_GLOBALS } from '../instrumentation/adapters/module-definitions';
-import { packagesStartingTheRegister } from './hooked-modules';
+import { globalsStartingTheRegister, packagesStartingTheRegister } from './hooked-modules';
 import { receiveWorkerSpans } from './worker-spans';
 
 /** Where every copy of `@opentelemetry/api` 1.x keeps the providers, context manager and propagator. */
@@ -55,7 +54,7 @@ export function startOnFirstNeed(start: () => void, { esmMain }: { esmMain: bool
   };
   holder[PENDING_START] = now;
   undo.push(watchRequire(now), watchFetch(now));
-  for (const key of [API_GLOBAL, ...FRAMEWORK_GLOBALS]) undo.push(watchGlobal(key, now));
+  for (const key of [API_GLOBAL, ...globalsStartingTheRegister()]) undo.push(watchGlobal(key, now));
   if (esmMain) undo.push(watchEsmMain(now));
   receiveWorkerSpans(now);
   return now;

@@ -1,5 +1,6 @@
 import { startFlakyServer, type FlakyServer } from './flaky-server';
 import { startOtlpJsonReceiver, type OtlpJsonReceiver } from './otlp-json-receiver';
+import type { Plugin } from 'esbuild';
 import { buildRegisterBundles, type RegisterBundles } from './register-bundles';
 
 /** What the register specs run against. */
@@ -13,13 +14,16 @@ export interface RegisterBed {
 }
 
 /**
- * Registers the mocha hooks that build the bundles and start the failing API once, and with
- * `receiverPerTest` an OTLP receiver around each test; returns the bed, filled in by the hooks.
+ * Registers the mocha hooks that build the bundles (with `esbuildPlugins`) and start the failing
+ * API once, and with `receiverPerTest` an OTLP receiver around each test; returns the bed, filled
+ * in by the hooks.
  */
-export function useRegisterBed(options: { receiverPerTest?: boolean } = {}): RegisterBed {
+export function useRegisterBed(
+  options: { receiverPerTest?: boolean; esbuildPlugins?: Plugin[] } = {},
+): RegisterBed {
   const bed = {} as { -readonly [K in keyof RegisterBed]: RegisterBed[K] };
   before(async () => {
-    bed.bundles = await buildRegisterBundles();
+    bed.bundles = await buildRegisterBundles(options.esbuildPlugins);
     bed.flaky = await startFlakyServer();
   });
   after(async () => {

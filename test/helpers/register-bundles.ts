@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { build } from 'tsup';
 import { REGISTER_ENTRIES, REGISTER_EXPORTERS, REGISTER_SDK } from '../../tsup.config';
 
@@ -24,10 +25,10 @@ function absolute(entry: unknown): Record<string, string> {
 
 /**
  * The zero-code entry points and the library's ESM build, bundled by tsup as the package build
- * makes them, into a scratch
+ * makes them (with `esbuildPlugins` too, before the build's own), into a scratch
  * folder inside the repository so that their dependencies resolve from node_modules.
  */
-export async function buildRegisterBundles(): Promise<RegisterBundles> {
+export async function buildRegisterBundles(esbuildPlugins: Plugin[] = []): Promise<RegisterBundles> {
   mkdirSync(join(ROOT, '.cache'), { recursive: true });
   const outDir = mkdtempSync(join(ROOT, '.cache', 'register-bundle-'));
   const shared = { config: false, outDir, target: 'node18', silent: true, sourcemap: false } as const;
@@ -41,6 +42,7 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
       silent: true,
       sourcemap: false,
       entry: absolute(options.entry),
+      esbuildPlugins: [...esbuildPlugins, ...(options.esbuildPlugins ?? [])],
     });
   }
   await build({
@@ -48,6 +50,7 @@ export async function buildRegisterBundles(): Promise<RegisterBundles> {
     entry: { index: join(ROOT, 'src/index.ts') },
     format: ['esm'],
     outExtension: () => ({ js: '.mjs' }),
+    esbuildPlugins,
   });
   return {
     cjs: join(outDir, 'register.cjs'),

@@ -17,7 +17,14 @@ describe('the adapter context', () => {
         isEnabled: () => enabled,
         support: new FrameworkSupport(),
       },
-      { name: 'acme', setup: () => ({}) },
+      {
+        name: 'acme',
+        packages: [
+          { name: 'acme-agents', tested: ['*'] },
+          { name: 'acme-tools', tested: ['*'] },
+        ],
+        setup: () => ({}),
+      },
     );
 
   beforeEach(() => {
@@ -81,13 +88,13 @@ describe('the adapter context', () => {
   it('patchPackage logs each patch with the module version, and a patch that throws leaves the exports as they are', async () => {
     const context = ctx();
     const exports = { value: 1 };
-    const failing = context.patchPackage('acme-agents', ['*'], {
+    const failing = context.patchPackage('acme-agents', {
       patch: () => {
         throw new Error('patch bug');
       },
       unpatch: () => {},
     });
-    const working = context.patchPackage('acme-tools', ['*'], { patch: () => undefined, unpatch: () => {} });
+    const working = context.patchPackage('acme-tools', { patch: () => undefined, unpatch: () => {} });
     let returned: unknown[] = [];
     const lines = await diagLines(() => {
       returned = [failing.patch!(exports, '1.2.3'), working.patch!(exports, '4.5.6')];
@@ -99,6 +106,17 @@ describe('the adapter context', () => {
     expect(lines).to.deep.include({ level: 'debug', line: 'otel-tool-errors unpatched acme-tools@4.5.6' });
     const error = lines.find((entry) => entry.level === 'error');
     expect(error?.line).to.contain('could not patch acme-agents').and.contain('patch bug');
+  });
+
+  it('patches only what the adapter declares: another package, or files of a package whose main exports it declares, throw', () => {
+    const context = ctx();
+    const patch = { patch: () => undefined, unpatch: () => {} };
+    expect(() => context.patchPackage('acme-other', patch)).to.throw(
+      'acme patches acme-other, which it does not declare',
+    );
+    expect(() =>
+      context.patchFiles('acme-tools', [{ files: ['acme-tools/dist/index.js'], ...patch }]),
+    ).to.throw('acme patches files of acme-tools other than it declares');
   });
 
   it('a real framework loaded under ToolInstrumentation logs its patched file and version at debug level', async () => {

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import type { FrameworkAdapter, ModulePatch } from '../../src/instrumentation/adapters/adapter';
+import type {
+  FrameworkAdapter,
+  ModulePatch,
+  PackageDeclaration,
+} from '../../src/instrumentation/adapters/adapter';
 import { createAdapterContext } from '../../src/instrumentation/adapters/adapter-context';
 import { FrameworkSupport } from '../../src/instrumentation/framework-support';
 import { INSTRUMENTATION_VERSION as VERSION } from '../../src/tool-span/scope';
@@ -21,11 +25,11 @@ describe('framework releases: which are patched, and what is said of the rest', 
   let support: FrameworkSupport;
   beforeEach(() => (support = new FrameworkSupport()));
 
-  /** A context for adapter `name`, as the instrumentation makes one per adapter. */
-  const contextOf = (name: string, ownToolSpans?: string) =>
+  /** A context for adapter `name` declaring `packages`, as the instrumentation makes one per adapter. */
+  const contextOf = (name: string, packages: PackageDeclaration[], ownToolSpans?: string) =>
     createAdapterContext(
       { tracer: () => tracing.tracer, config: () => ({}), isEnabled: () => true, support },
-      { name, ownToolSpans, setup: () => ({}) } satisfies FrameworkAdapter,
+      { name, packages, ownToolSpans, setup: () => ({}) } satisfies FrameworkAdapter,
     );
 
   /** A patch that records what it patched, wrapping `run`. */
@@ -37,7 +41,10 @@ describe('framework releases: which are patched, and what is said of the rest', 
 
   it('patches a tested release and a newer one whose shape matches; only the newer one is logged at info', async () => {
     const patched: object[] = [];
-    const hook = contextOf('acme').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(patched));
+    const hook = contextOf('acme', [{ name: 'acme', tested: ['>=1.0.0 <2'] }]).patchPackage(
+      'acme',
+      recordingPatch(patched),
+    );
     const tested = frameworkExports();
     const newer = frameworkExports();
     const lines = await diagLines(() => {
@@ -58,8 +65,14 @@ describe('framework releases: which are patched, and what is said of the rest', 
   it('leaves a release another adapter was tested on to that adapter, and a newer one to the newest', async () => {
     const v1: object[] = [];
     const v2: object[] = [];
-    const v1Hook = contextOf('acme-v1').patchPackage('acme', ['>=1.0.0 <2'], recordingPatch(v1));
-    const v2Hook = contextOf('acme-v2').patchPackage('acme', ['>=2.0.0 <3'], recordingPatch(v2));
+    const v1Hook = contextOf('acme-v1', [{ name: 'acme', tested: ['>=1.0.0 <2'] }]).patchPackage(
+      'acme',
+      recordingPatch(v1),
+    );
+    const v2Hook = contextOf('acme-v2', [{ name: 'acme', tested: ['>=2.0.0 <3'] }]).patchPackage(
+      'acme',
+      recordingPatch(v2),
+    );
     const releases = {
       '1.2.0': frameworkExports(),
       '2.3.0': frameworkExports(),
@@ -78,11 +91,11 @@ describe('framework releases: which are patched, and what is said of the rest', 
 
   it('leaves an older release alone and says so once, naming what still works', async () => {
     const patched: object[] = [];
-    const hook = contextOf('acme', "Acme's own tool spans").patchPackage(
+    const hook = contextOf(
       'acme',
-      ['>=1.0.0 <2'],
-      recordingPatch(patched),
-    );
+      [{ name: 'acme', tested: ['>=1.0.0 <2'] }],
+      "Acme's own tool spans",
+    ).patchPackage('acme', recordingPatch(patched));
     const lines = await diagLines(() => {
       hook.patch!(frameworkExports(), '0.9.0');
       hook.patch!(frameworkExports(), '0.9.0');
@@ -101,7 +114,8 @@ describe('framework releases: which are patched, and what is said of the rest', 
       files: [`acme-files/dist/${file}.js`],
       ...recordingPatch(patched),
     }));
-    const definition = contextOf('acme').patchFiles('acme-files', ['>=1.0.0 <2'], files);
+    const declared = { name: 'acme-files', tested: ['>=1.0.0 <2'], files: files.map((file) => file.files) };
+    const definition = contextOf('acme', [declared]).patchFiles('acme-files', files);
     const [tools, agents, runner] = definition.files;
     const toolsExports = frameworkExports();
     const lines = await diagLines(() => {
@@ -122,14 +136,14 @@ describe('framework releases: which are patched, and what is said of the rest', 
     const patched: object[] = [];
     const matching = frameworkExports();
     const lines = await diagLines(() => {
-      contextOf('acme').patchPackage('acme-unversioned', ['>=1.0.0 <2'], recordingPatch(patched)).patch!(
-        matching,
-        undefined,
-      );
-      contextOf('acme').patchPackage('acme-unversioned-2', ['>=1.0.0 <2'], recordingPatch(patched)).patch!(
-        { run: 'not a function' },
-        undefined,
-      );
+      contextOf('acme', [{ name: 'acme-unversioned', tested: ['>=1.0.0 <2'] }]).patchPackage(
+        'acme-unversioned',
+        recordingPatch(patched),
+      ).patch!(matching, undefined);
+      contextOf('acme', [{ name: 'acme-unversioned-2', tested: ['>=1.0.0 <2'] }]).patchPackage(
+        'acme-unversioned-2',
+        recordingPatch(patched),
+      ).patch!({ run: 'not a function' }, undefined);
     });
     expect(patched).to.deep.equal([matching]);
     expect(lines.filter((entry) => entry.level === 'warn').map((entry) => entry.line)).to.deep.equal([

@@ -5,6 +5,7 @@ import { TOOL_FRAMEWORK_NAMES } from '../../src/instrumentation/adapters';
 import { loaderHookInclude, moduleDefinitionShape } from '../../src/instrumentation/loader-hook-include';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import {
+  globalsStartingTheRegister,
   HOOKED_MODULES,
   hookedInstrumentations,
   loaderHookIncludeFor,
@@ -31,6 +32,8 @@ describe('the modules the register hooks, known before its SDK loads (hooked-mod
     );
   });
 
+  // A framework's are made from its adapter's declaration, as the instrumentation's own are; the
+  // HTTP instrumentations' are written in the table.
   for (const name of Object.keys(HOOKED_MODULES)) {
     it(`${name}: the table is the instrumentation's own module definitions, and gives the same include list`, () => {
       const real = instrumentation(name);
@@ -39,6 +42,10 @@ describe('the modules the register hooks, known before its SDK loads (hooked-mod
       expect(loaderHookIncludeFor([name]).map(String)).to.deep.equal(loaderHookInclude([real]).map(String));
     });
   }
+
+  it("the registries whose first read starts the register: AI SDK 7's integrations", () => {
+    expect(globalsStartingTheRegister()).to.deep.equal(['AI_SDK_TELEMETRY_INTEGRATIONS']);
+  });
 
   it('the packages whose require starts the register: every hooked module, undici and the api', () => {
     const packages = packagesStartingTheRegister();

@@ -21,6 +21,7 @@ import {
   type ExportWrappers,
   type FrameworkAdapter,
   type ModulePatch,
+  type PackageDeclaration,
   type ToolCallFields,
 } from './adapter';
 
@@ -66,7 +67,10 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
     }),
     unwrap: (target, name) => wrappers.unwrap(target, name),
     isEnabled: state.isEnabled,
-    patchPackage: (name, tested, patch) => {
+    patchPackage: (name, patch) => {
+      const { tested, files } = declaredPackage(adapter, name);
+      if (files !== undefined)
+        throw new Error(`${adapter.name} declares files of ${name}: patchFiles patches them`);
       const point = support.declare({ adapter, name, tested });
       const { patch: onLoad, unpatch } = guarded(support, point, name, patch);
       return declaredRange(
@@ -74,8 +78,15 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
         tested,
       );
     },
-    patchFiles: (name, tested, files) => {
-      const point = support.declare({ adapter, name, tested, files: files.map((file) => file.files) });
+    patchFiles: (name, files) => {
+      const { tested, files: declared = [] } = declaredPackage(adapter, name);
+      const given = files.map((file) => JSON.stringify(file.files));
+      if (
+        given.length !== declared.length ||
+        !declared.every((builds) => given.includes(JSON.stringify(builds)))
+      )
+        throw new Error(`${adapter.name} patches files of ${name} other than it declares`);
+      const point = support.declare({ adapter, name, tested, files: declared });
       const hooks = files.flatMap((file) =>
         file.files.map((path) => {
           const { patch, unpatch } = guarded(support, point, path, file);
@@ -87,8 +98,8 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
         tested,
       );
     },
-    watchFile: (name, tested, filename, patch) => {
-      const point = support.declare({ adapter, name, tested });
+    watchFile: (name, filename, patch) => {
+      const point = support.declare({ adapter, name, tested: declaredPackage(adapter, name).tested });
       const { patch: onLoad, unpatch } = guarded(support, point, filename, patch);
       return watchLoadedFile(filename, {
         patch: (exports) => onLoad(exports, versionAbove(filename, name)),
@@ -96,6 +107,13 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
       });
     },
   };
+}
+
+/** Package `name` as the adapter declares it; throws for a package it does not declare. */
+function declaredPackage(adapter: FrameworkAdapter, name: string): PackageDeclaration {
+  const declared = adapter.packages.find((declaration) => declaration.name === name);
+  if (declared === undefined) throw new Error(`${adapter.name} patches ${name}, which it does not declare`);
+  return declared;
 }
 
 /** The definition, with the range its adapter was tested on (the hooks themselves accept any). */

@@ -5,8 +5,10 @@ import type { ToolCallOptions, ToolCallReport } from '../tool-call/options';
 import type { ToolCallInfo } from '../types';
 
 /**
- * What a framework adapter is and what it gets. An adapter is one file: a `FrameworkAdapter` whose
- * `setup` receives an `AdapterContext` and returns the modules to patch (or hooks that need none).
+ * What a framework adapter is and what it gets. An adapter is one file: a `FrameworkAdapter`, its
+ * declaration (plain data: the packages it patches, their tested releases, the files) and a `setup`
+ * that receives an `AdapterContext` and returns the patches of what it declared (or hooks that
+ * need none).
  */
 
 export type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
@@ -50,8 +52,46 @@ export interface ExportWrappers {
 
 /** Files of a package patched the same way: usually one file's CommonJS and ESM builds. */
 export interface FilePatch<Exports = any> extends ModulePatch<Exports> {
-  /** Full module names, such as `@langchain/core/dist/tools/index.cjs` (see `builds`). */
+  /** The module names of one file's builds, as its package declares them. */
   files: readonly string[];
+}
+
+/**
+ * What an adapter patches, as plain data that needs none of the adapter's code: ToolInstrumentation
+ * makes its module hooks from it, and the register's entry points read it before any adapter loads
+ * (each framework's modules start the register; the build puts the declarations into the entry
+ * points as data, tsup-framework-declarations.ts).
+ */
+export interface FrameworkDeclaration {
+  /** The name users pass in `disabledFrameworks`. */
+  readonly name: string;
+  readonly packages: readonly PackageDeclaration[];
+  /**
+   * Process-global registries the framework reads its integrations from, which the adapter fills
+   * (AI SDK 7's `registerTelemetry` array): their first read starts the register, whatever name the
+   * framework was installed under, or bundled into the app.
+   */
+  readonly globals?: readonly string[];
+  /**
+   * The tool spans the framework makes itself, which `ToolErrorSpanProcessor` enriches even where
+   * this adapter cannot patch (named in what the user is told then); none if it makes none.
+   */
+  readonly ownToolSpans?: string;
+}
+
+/** One package an adapter patches: `setup` patches it with `patchPackage`, or `patchFiles` when it names files. */
+export interface PackageDeclaration {
+  readonly name: string;
+  /**
+   * The releases the adapter's tests pass on, each `>=1.2.3 <2` (release-range.ts); how a release
+   * outside them is treated: framework-support.ts.
+   */
+  readonly tested: readonly string[];
+  /**
+   * The files inside the package that are patched, each as the module names of its builds
+   * (`builds`); without them, the package's main exports are.
+   */
+  readonly files?: ReadonlyArray<readonly string[]>;
 }
 
 /** What an adapter gets from the instrumentation. */
@@ -79,27 +119,23 @@ export interface AdapterContext {
   /** The patch that puts `wrappers` on a module's exports (through `wrap`) and takes them off. */
   wrapExports(wrappers: ExportWrappers): ModulePatch;
   /**
-   * Package `name`'s main exports (CommonJS and ESM alike). `tested` is the range of releases the
-   * adapter's tests pass on: those are patched; a newer release is patched when its exports still
-   * have the expected shape (and logged); anything else is left alone and the user told why.
+   * The main exports (CommonJS and ESM alike) of package `name`, as the adapter declares it. The
+   * releases its tests pass on are patched; a newer release is patched when its exports still have
+   * the expected shape (and logged); anything else is left alone and the user told why. Throws
+   * when the adapter declares no such package, or declares files of it.
    */
-  patchPackage(
-    name: string,
-    tested: readonly string[],
-    patch: ModulePatch,
-  ): InstrumentationNodeModuleDefinition;
-  /** Files inside package `name`, judged by `tested` as `patchPackage` does. */
-  patchFiles(
-    name: string,
-    tested: readonly string[],
-    files: readonly FilePatch[],
-  ): InstrumentationNodeModuleDefinition;
+  patchPackage(name: string, patch: ModulePatch): InstrumentationNodeModuleDefinition;
   /**
-   * A CommonJS file of package `name` known only by its absolute path, patched while the watch runs
-   * (start it in `enable`, stop it in `disable`), for files require-in-the-middle cannot find by
-   * package name. Its release is judged by `tested` as `patchPackage` does.
+   * The files the adapter declares inside package `name`, judged as `patchPackage` judges releases.
+   * Throws unless `files` are the declared files, each once.
    */
-  watchFile(name: string, tested: readonly string[], filename: string, patch: ModulePatch): LoadedFileWatch;
+  patchFiles(name: string, files: readonly FilePatch[]): InstrumentationNodeModuleDefinition;
+  /**
+   * A CommonJS file of declared package `name` known only by its absolute path, patched while the
+   * watch runs (start it in `enable`, stop it in `disable`), for files require-in-the-middle cannot
+   * find by package name. Its release is judged as `patchPackage` judges them.
+   */
+  watchFile(name: string, filename: string, patch: ModulePatch): LoadedFileWatch;
 }
 
 /** One framework's hooks for one `ToolInstrumentation`. */
@@ -111,15 +147,24 @@ export interface FrameworkHooks {
   disable?(): void;
 }
 
-export interface FrameworkAdapter {
-  /** The name users pass in `disabledFrameworks`. */
-  readonly name: string;
-  /**
-   * The tool spans the framework makes itself, which `ToolErrorSpanProcessor` enriches even where
-   * this adapter cannot patch (named in what the user is told then); none if it makes none.
-   */
-  readonly ownToolSpans?: string;
+/** A framework's declaration, and the set-up that patches what it declares. */
+export interface FrameworkAdapter extends FrameworkDeclaration {
   setup(ctx: AdapterContext): FrameworkHooks;
+}
+
+/** The adapter's declaration alone: the data, without its code. */
+export function declarationOf({
+  name,
+  packages,
+  globals,
+  ownToolSpans,
+}: FrameworkAdapter): FrameworkDeclaration {
+  return {
+    name,
+    packages,
+    ...(globals === undefined ? {} : { globals }),
+    ...(ownToolSpans === undefined ? {} : { ownToolSpans }),
+  };
 }
 
 /** The module names of one file's builds: `builds('pkg/dist/tool', 'js', 'mjs')`. */

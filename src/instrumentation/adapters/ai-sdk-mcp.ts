@@ -20,13 +20,13 @@ import { ConfigurableExports } from './shared/configurable-exports';
  *   an instrumented MCP server continues the trace.
  * The class stays patched after `disable()`; its wrappers then call straight through.
  */
-const SUPPORTED = ['>=1.0.0 <2', '>=2.0.0 <3'];
 const FACTORIES = ['createMCPClient', 'experimental_createMCPClient'] as const;
 
 type McpModule = Record<string, unknown>;
 
 export const aiSdkMcpAdapter: FrameworkAdapter = {
   name: 'ai-sdk-mcp',
+  packages: [{ name: '@ai-sdk/mcp', tested: ['>=1.0.0 <2', '>=2.0.0 <3'] }],
   setup(ctx) {
     const exportsCopies = new ConfigurableExports<McpModule>();
     const patchedClasses = new WeakSet<object>();
@@ -53,7 +53,7 @@ export const aiSdkMcpAdapter: FrameworkAdapter = {
       if (target) for (const name of FACTORIES) ctx.unwrap(target, name);
     };
     const expects = { functions: ['createMCPClient'] };
-    return { modules: [ctx.patchPackage('@ai-sdk/mcp', SUPPORTED, { patch, unpatch, expects })] };
+    return { modules: [ctx.patchPackage('@ai-sdk/mcp', { patch, unpatch, expects })] };
   },
 };
 

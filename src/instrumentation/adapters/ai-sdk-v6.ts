@@ -20,7 +20,6 @@ import { ConfigurableExports } from './shared/configurable-exports';
  * The CJS build exports non-configurable getters, so the patch returns a configurable copy of the
  * exports (see `ConfigurableExports`).
  */
-const SUPPORTED = ['>=6.0.0 <7'];
 const WRAPPED_FUNCTIONS = ['generateText', 'streamText'] as const;
 
 type AiModule = Record<string, unknown> & { ToolLoopAgent?: { prototype: Record<string, AnyFunction> } };
@@ -32,6 +31,7 @@ interface AiTool {
 
 export const aiSdkV6Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v6',
+  packages: [{ name: 'ai', tested: ['>=6.0.0 <7'] }],
   ownToolSpans: "the AI SDK's own `ai.toolCall` spans (with `experimental_telemetry` on)",
   setup(ctx) {
     const exportsCopies = new ConfigurableExports<AiModule>();
@@ -57,7 +57,7 @@ export const aiSdkV6Adapter: FrameworkAdapter = {
       if (target.ToolLoopAgent) ctx.unwrap(target.ToolLoopAgent.prototype, 'prepareCall');
     };
     const expects = { functions: WRAPPED_FUNCTIONS };
-    return { modules: [ctx.patchPackage('ai', SUPPORTED, { patch, unpatch, expects })] };
+    return { modules: [ctx.patchPackage('ai', { patch, unpatch, expects })] };
   },
 };
 

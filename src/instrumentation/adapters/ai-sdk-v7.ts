@@ -1,6 +1,5 @@
 import type { ToolCallReport } from '../tool-call/options';
 import type { AdapterContext, FrameworkAdapter } from './adapter';
-import { FRAMEWORK_GLOBALS } from './module-definitions';
 import { traceApprovalRequests, traceDeniedApprovals } from './shared/ai-sdk-approvals';
 import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
 
@@ -21,8 +20,7 @@ import { traceRejectedCalls } from './shared/ai-sdk-rejected-calls';
  * Limits: a call with its own `telemetry.integrations` replaces the global ones, this one included;
  * a call with `telemetry.isEnabled: false` runs no integration at all.
  */
-const REGISTRY = FRAMEWORK_GLOBALS[0]!;
-const SUPPORTED = ['>=7.0.0 <8'];
+const REGISTRY = 'AI_SDK_TELEMETRY_INTEGRATIONS';
 /**
  * Nothing to patch, but `ai` is declared all the same: so that its release is judged and reported
  * like any framework's, and the v6 adapter leaves `ai` 7 to this one. A release without
@@ -49,6 +47,8 @@ interface ToolEndEvent {
 
 export const aiSdkV7Adapter: FrameworkAdapter = {
   name: 'ai-sdk-v7',
+  packages: [{ name: 'ai', tested: ['>=7.0.0 <8'] }],
+  globals: [REGISTRY],
   ownToolSpans: "`@ai-sdk/otel`'s `execute_tool` spans",
   setup(ctx) {
     const pending = new PendingCalls();
@@ -76,7 +76,7 @@ export const aiSdkV7Adapter: FrameworkAdapter = {
       return store[REGISTRY] as unknown[];
     };
     return {
-      modules: [ctx.patchPackage('ai', SUPPORTED, JUDGED_ONLY)],
+      modules: [ctx.patchPackage('ai', JUDGED_ONLY)],
       enable() {
         const integrations = registry();
         if (!integrations.includes(integration)) integrations.unshift(integration);

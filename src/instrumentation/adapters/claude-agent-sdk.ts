@@ -17,8 +17,6 @@ import { outermost } from './shared/outer-call';
  * the span of an in-process tool carries the real error rather than the text the SDK's bundled
  * MCP server turns it into.
  */
-const SUPPORTED = ['>=0.3.302 <0.4.0'];
-
 /** How the CLI passes the `tool_use_id` of a call to an in-process tool (`extra._meta`). */
 const TOOL_USE_ID_META = 'claudecode/toolUseId';
 /** In-process errors wait here until the app reads their result; at most this many. */
@@ -30,6 +28,7 @@ interface ToolDefinitionLike {
 
 export const claudeAgentSdkAdapter: FrameworkAdapter = {
   name: 'claude-agent-sdk',
+  packages: [{ name: '@anthropic-ai/claude-agent-sdk', tested: ['>=0.3.302 <0.4.0'] }],
   setup(ctx) {
     // This instance's state: another instance's `disable()` or tracer provider must not change
     // what this one sees.
@@ -45,7 +44,7 @@ export const claudeAgentSdkAdapter: FrameworkAdapter = {
         createSdkMcpServer: (original) => wrapCreateSdkMcpServer(ctx, original, thrown),
       },
     });
-    return { modules: [ctx.patchPackage('@anthropic-ai/claude-agent-sdk', SUPPORTED, patch)] };
+    return { modules: [ctx.patchPackage('@anthropic-ai/claude-agent-sdk', patch)] };
   },
 };
 

@@ -14,7 +14,15 @@ import { noteFailures, noteOwnMethodFailures } from './shared/note-failures';
  * both while ADK waits for the user and once the user declined: such calls end `paused` and
  * `denied` (see haltOfAdkResult), not failed.
  */
-const SUPPORTED = ['>=2.0.0 <3'];
+/**
+ * The file that defines FunctionTool, in each build (separate classes), at the same path from 0.2
+ * to 2.0. Not the package root: its `export *` chains would have import-in-the-middle read and
+ * parse most of ADK to list its names (about 125 ms and 20 MiB of an ESM app's start).
+ */
+const FUNCTION_TOOL = [
+  '@google/adk/dist/cjs/tools/function_tool.js',
+  '@google/adk/dist/esm/tools/function_tool.js',
+];
 
 interface FunctionToolLike {
   name?: unknown;
@@ -37,20 +45,18 @@ const notingTools = new WeakSet<object>();
 
 export const googleAdkAdapter: FrameworkAdapter = {
   name: 'google-adk',
+  packages: [{ name: '@google/adk', tested: ['>=2.0.0 <3'], files: [FUNCTION_TOOL] }],
   ownToolSpans: "ADK's own `execute_tool` spans",
   setup(ctx) {
     const functionTool = {
       runAsync: (original: AnyFunction) => wrapRunAsync(ctx, original),
       validateArgs: (original: AnyFunction) => noteFailures(original),
     };
-    // The file that defines FunctionTool, in each build (separate classes), at the same path from
-    // 0.2 to 2.0. Not the package root: its `export *` chains would have import-in-the-middle read
-    // and parse most of ADK to list its names (about 125 ms and 20 MiB of an ESM app's start).
     const file = {
-      files: ['@google/adk/dist/cjs/tools/function_tool.js', '@google/adk/dist/esm/tools/function_tool.js'],
+      files: FUNCTION_TOOL,
       ...ctx.wrapExports({ prototypes: { FunctionTool: functionTool } }),
     };
-    return { modules: [ctx.patchFiles('@google/adk', SUPPORTED, [file])] };
+    return { modules: [ctx.patchFiles('@google/adk', [file])] };
   },
 };
 

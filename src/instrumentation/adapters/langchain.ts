@@ -1,5 +1,5 @@
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
-import { LangGraphControlFlow } from './shared/langgraph-control-flow';
+import { LANGGRAPH, LangGraphControlFlow } from './shared/langgraph-control-flow';
 
 /**
  * `@langchain/core` tools: `StructuredTool.prototype.call`, which `invoke`, `tool()`,
@@ -8,7 +8,8 @@ import { LangGraphControlFlow } from './shared/langgraph-control-flow';
  * when LangGraph's `ToolNode` later turns it into a `ToolMessage { status: 'error' }`. LangGraph's
  * interrupts and handoffs end the call `paused` or `handoff`, not failed (langgraph-control-flow.ts).
  */
-const SUPPORTED = ['>=1.0.0 <2'];
+const TOOLS = builds('@langchain/core/dist/tools/index', 'cjs', 'js');
+const CALLBACK_MANAGER = builds('@langchain/core/dist/callbacks/manager', 'cjs', 'js');
 
 /** `@langchain/core/callbacks/manager`; OpenInference flags it when it adds its tracer. */
 type CallbackManagerModule = { openInferencePatched?: unknown };
@@ -21,6 +22,10 @@ interface ToolCallArg {
 
 export const langchainAdapter: FrameworkAdapter = {
   name: 'langchain',
+  packages: [
+    { name: '@langchain/core', tested: ['>=1.0.0 <2'], files: [TOOLS, CALLBACK_MANAGER] },
+    LANGGRAPH,
+  ],
   setup(ctx) {
     // This instance's state: another instance's `disable()` must not change what this one sees.
     // Held to ask whether OpenInference traces tools too (see isOpenInferenceTracing).
@@ -28,11 +33,11 @@ export const langchainAdapter: FrameworkAdapter = {
     const langGraph = new LangGraphControlFlow();
     const call = (original: AnyFunction) => wrapCall(ctx, original, callbackManagers, langGraph);
     const tools = {
-      files: builds('@langchain/core/dist/tools/index', 'cjs', 'js'),
+      files: TOOLS,
       ...ctx.wrapExports({ prototypes: { StructuredTool: { call } } }),
     };
     const callbackManager = {
-      files: builds('@langchain/core/dist/callbacks/manager', 'cjs', 'js'),
+      files: CALLBACK_MANAGER,
       patch(exports: CallbackManagerModule) {
         if (exports) callbackManagers.add(exports);
       },
@@ -41,7 +46,7 @@ export const langchainAdapter: FrameworkAdapter = {
       },
     };
     return {
-      modules: [ctx.patchFiles('@langchain/core', SUPPORTED, [tools, callbackManager]), langGraph.files(ctx)],
+      modules: [ctx.patchFiles('@langchain/core', [tools, callbackManager]), langGraph.files(ctx)],
     };
   },
 };

@@ -10,8 +10,6 @@ import { noteOwnMethodFailures } from './shared/note-failures';
  * note the real error first.
  * `FunctionAgent` rejects a call of an unknown tool before any tool runs ("Tools not found").
  */
-const SUPPORTED = ['>=1.1.22 <2'];
-
 interface AgentToolCall {
   agentName?: unknown;
   toolName?: unknown;
@@ -36,12 +34,13 @@ const notingTools = new WeakSet<object>();
 
 export const llamaindexAdapter: FrameworkAdapter = {
   name: 'llamaindex',
+  packages: [{ name: '@llamaindex/workflow', tested: ['>=1.1.22 <2'] }],
   setup(ctx) {
     // The CJS and ESM builds are separate classes; the package root exports each.
     const patch = ctx.wrapExports({
       prototypes: { AgentWorkflow: { callTool: (original) => wrapCallTool(ctx, original) } },
     });
-    return { modules: [ctx.patchPackage('@llamaindex/workflow', SUPPORTED, patch)] };
+    return { modules: [ctx.patchPackage('@llamaindex/workflow', patch)] };
   },
 };
 

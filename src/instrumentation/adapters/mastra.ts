@@ -16,7 +16,7 @@ import { ConfigurableExports } from './shared/configurable-exports';
  * Not reached: `new Tool()` called directly, plain AI SDK-style tool objects, and the agent's own
  * input validation, which runs in an unexported, hash-named chunk before `execute`.
  */
-const SUPPORTED = ['>=1.0.0 <2'];
+const TOOLS = builds('@mastra/core/dist/tools/index', 'cjs', 'js');
 
 interface MastraTool {
   id?: unknown;
@@ -35,6 +35,7 @@ interface ExecutionContext {
 
 export const mastraAdapter: FrameworkAdapter = {
   name: 'mastra',
+  packages: [{ name: '@mastra/core', tested: ['>=1.0.0 <2'], files: [TOOLS] }],
   ownToolSpans: "Mastra's own tool spans (through `@mastra/otel-bridge`)",
   setup(ctx) {
     // Releases before 1.54 (esbuild CommonJS builds) export `createTool` as a non-configurable
@@ -44,7 +45,7 @@ export const mastraAdapter: FrameworkAdapter = {
       functions: { createTool: (original) => wrapCreateTool(ctx, original) },
     });
     const tools = {
-      files: builds('@mastra/core/dist/tools/index', 'cjs', 'js'),
+      files: TOOLS,
       patch(exports: object) {
         if (!exports) return exports;
         const target = copies.writable(exports);
@@ -56,7 +57,7 @@ export const mastraAdapter: FrameworkAdapter = {
         if (target) inPlace.unpatch(target);
       },
     };
-    return { modules: [ctx.patchFiles('@mastra/core', SUPPORTED, [tools])] };
+    return { modules: [ctx.patchFiles('@mastra/core', [tools])] };
   },
 };
 

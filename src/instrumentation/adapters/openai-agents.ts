@@ -24,7 +24,8 @@ import { outermost } from './shared/outer-call';
  * `paused`) or, for a call the run context records as rejected (`isToolApproved` is `false`), the
  * rejection text as its output (`denied`). Each such call gets a span of its own, from there.
  */
-const SUPPORTED = ['>=0.4.10 <0.21.0'];
+const TOOL = builds('@openai/agents-core/dist/tool', 'js', 'mjs');
+const TOOL_EXECUTION = builds('@openai/agents-core/dist/runner/toolExecution', 'js', 'mjs');
 
 interface FunctionToolLike {
   name?: unknown;
@@ -69,11 +70,12 @@ const TIMED_OUT = onFirstUse(() => classifyToolError({ name: 'ToolTimeoutError' 
 
 export const openaiAgentsAdapter: FrameworkAdapter = {
   name: 'openai-agents',
+  packages: [{ name: '@openai/agents-core', tested: ['>=0.4.10 <0.21.0'], files: [TOOL, TOOL_EXECUTION] }],
   setup(ctx) {
     // With two instances enabled, the outer wrapper of each function owns the call and the inner
     // ones leave it: one noting `execute` per tool, one span per call.
     const toolFile = {
-      files: builds('@openai/agents-core/dist/tool', 'js', 'mjs'),
+      files: TOOL,
       ...ctx.wrapExports({
         functions: {
           tool: outermost('openai-agents.tool', wrapTool),
@@ -84,7 +86,7 @@ export const openaiAgentsAdapter: FrameworkAdapter = {
       }),
     };
     const toolExecutionFile = {
-      files: builds('@openai/agents-core/dist/runner/toolExecution', 'js', 'mjs'),
+      files: TOOL_EXECUTION,
       ...ctx.wrapExports({
         functions: {
           executeFunctionToolCalls: outermost('openai-agents.executeFunctionToolCalls', (original) =>
@@ -93,7 +95,7 @@ export const openaiAgentsAdapter: FrameworkAdapter = {
         },
       }),
     };
-    return { modules: [ctx.patchFiles('@openai/agents-core', SUPPORTED, [toolFile, toolExecutionFile])] };
+    return { modules: [ctx.patchFiles('@openai/agents-core', [toolFile, toolExecutionFile])] };
   },
 };
 

@@ -18,11 +18,21 @@ import { wrapExecuteToolHandler, wrapSetRequestHandler } from './server';
  *   turns it into an `isError` result.
  * An `isError` result gives `error.type=tool_error`, the finer type in `tool.error_detail_type`.
  */
-const V1 = ['>=1.2.0 <2'];
 const V2 = ['>=2.0.0 <3'];
+/** 1.x's patched files, by their path in each build. */
+const V1_FILES = ['client/index', 'server/index', 'server/mcp'] as const;
+const v1Builds = (path: string) => [
+  `@modelcontextprotocol/sdk/dist/esm/${path}.js`,
+  `@modelcontextprotocol/sdk/dist/cjs/${path}.js`,
+];
 
 export const mcpAdapter: FrameworkAdapter = {
   name: 'mcp',
+  packages: [
+    { name: '@modelcontextprotocol/sdk', tested: ['>=1.2.0 <2'], files: V1_FILES.map(v1Builds) },
+    { name: '@modelcontextprotocol/client', tested: V2 },
+    { name: '@modelcontextprotocol/server', tested: V2 },
+  ],
   setup(ctx) {
     const client = {
       Client: { callTool: (original: AnyFunction) => wrapCallTool(ctx, original), request: wrapRequest },
@@ -31,14 +41,14 @@ export const mcpAdapter: FrameworkAdapter = {
       Server: { setRequestHandler: (original: AnyFunction) => wrapSetRequestHandler(ctx, original) },
     };
     const mcpServer = { McpServer: { executeToolHandler: wrapExecuteToolHandler } };
-    const v1Files: Array<[string, ModulePatch]> = [
+    const v1Files: Array<[(typeof V1_FILES)[number], ModulePatch]> = [
       ['client/index', ctx.wrapExports({ prototypes: client })],
       ['server/index', ctx.wrapExports({ prototypes: server })],
       ['server/mcp', ctx.wrapExports({ prototypes: mcpServer })],
     ];
     const cjsBuildWatches = v1Files.flatMap(([path, patch]) =>
       installedCjsBuild(`${path}.js`).map((filename) =>
-        ctx.watchFile('@modelcontextprotocol/sdk', V1, filename, patch),
+        ctx.watchFile('@modelcontextprotocol/sdk', filename, patch),
       ),
     );
     return {
@@ -47,19 +57,11 @@ export const mcpAdapter: FrameworkAdapter = {
       modules: [
         ctx.patchFiles(
           '@modelcontextprotocol/sdk',
-          V1,
-          v1Files.map(([path, patch]) => ({
-            files: [
-              `@modelcontextprotocol/sdk/dist/esm/${path}.js`,
-              `@modelcontextprotocol/sdk/dist/cjs/${path}.js`,
-            ],
-            ...patch,
-          })),
+          v1Files.map(([path, patch]) => ({ files: v1Builds(path), ...patch })),
         ),
-        ctx.patchPackage('@modelcontextprotocol/client', V2, ctx.wrapExports({ prototypes: client })),
+        ctx.patchPackage('@modelcontextprotocol/client', ctx.wrapExports({ prototypes: client })),
         ctx.patchPackage(
           '@modelcontextprotocol/server',
-          V2,
           ctx.wrapExports({ prototypes: { ...server, ...mcpServer } }),
         ),
       ],

@@ -1,5 +1,5 @@
 import type { ToolCallHalt } from '../../../semconv';
-import { builds, type AdapterContext, type FilePatch } from '../adapter';
+import { builds, type AdapterContext, type FilePatch, type PackageDeclaration } from '../adapter';
 
 /**
  * LangGraph stops a tool for someone else with control flow: `interrupt()` throws a
@@ -10,7 +10,15 @@ import { builds, type AdapterContext, type FilePatch } from '../adapter';
  * `Command.PARENT`), held from each copy of LangGraph the app loads. The whole 1.x line but
  * 1.0.12, which was published without its build (it cannot be loaded at all).
  */
-const LANGGRAPH_SUPPORTED = ['>=1.0.0 <1.0.12', '>=1.0.13 <2'];
+const ERRORS = builds('@langchain/langgraph/dist/errors', 'cjs', 'js');
+const CONSTANTS = builds('@langchain/langgraph/dist/constants', 'cjs', 'js');
+
+/** The files of LangGraph whose exports are held: its errors and its `Command`. */
+export const LANGGRAPH: PackageDeclaration = {
+  name: '@langchain/langgraph',
+  tested: ['>=1.0.0 <1.0.12', '>=1.0.13 <2'],
+  files: [ERRORS, CONSTANTS],
+};
 
 interface ErrorsModule {
   isGraphInterrupt?: unknown;
@@ -51,10 +59,10 @@ export class LangGraphControlFlow {
     },
   };
 
-  /** The files whose exports are held: LangGraph's errors and its `Command`. */
+  /** The patch of the files `LANGGRAPH` declares. */
   files(ctx: AdapterContext) {
     const errors: FilePatch<ErrorsModule> = {
-      files: builds('@langchain/langgraph/dist/errors', 'cjs', 'js'),
+      files: ERRORS,
       patch: (exports) => {
         if (typeof exports?.isGraphInterrupt === 'function')
           this.interruptChecks.add(exports.isGraphInterrupt as Predicate);
@@ -67,7 +75,7 @@ export class LangGraphControlFlow {
       },
     };
     const constants: FilePatch<ConstantsModule> = {
-      files: builds('@langchain/langgraph/dist/constants', 'cjs', 'js'),
+      files: CONSTANTS,
       patch: (exports) => {
         const isCommand = exports?.isCommand;
         const parent = exports?.Command?.PARENT;
@@ -82,6 +90,6 @@ export class LangGraphControlFlow {
         if (check) this.handoffCommandChecks.delete(check);
       },
     };
-    return ctx.patchFiles('@langchain/langgraph', LANGGRAPH_SUPPORTED, [errors, constants]);
+    return ctx.patchFiles(LANGGRAPH.name, [errors, constants]);
   }
 }
