@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sdkDisabled } from './register/sdk-disabled';
 import { loadSdkFile } from './register/sdk-file';
 import { mustStartNow, startOnFirstNeed } from './register/start-on-first-need';
-import { warnUser } from './register/stderr';
+import { noticeUser } from './user-notice';
 
 /** Never throws: it may run inside the app's `require` or `fetch`. */
 function start(): void {
@@ -21,7 +21,7 @@ function start(): void {
     );
     if (sdkFile.exports.startZeroCode()) sdkFile.afterStart();
   } catch (err) {
-    warnUser('could not start OpenTelemetry; the app runs without it.', err);
+    noticeUser('could not start OpenTelemetry; the app runs without it.', { error: err });
   }
 }
 

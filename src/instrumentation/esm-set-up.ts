@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { patchedForEsm, type PackagePatches } from './esm-builds';
 import { checkLater } from './later-check';
-import { tellUser } from '../user-notice';
+import { logger } from '../logger';
+import { noticeUser } from '../user-notice';
 
 /**
  * An ESM app records no tool spans unless import-in-the-middle's loader hook was registered before
@@ -113,10 +114,11 @@ export function packageDirectoryFrom(from: string, name: string): string | undef
 }
 
 function warn(frameworks: readonly string[]): void {
-  tellUser(
+  noticeUser(
     'this app runs as ESM and no import-in-the-middle loader hook is active, so the ' +
       `frameworks installed here (${frameworks.join(', ')}) cannot be patched when imported from ESM, and the ` +
       'tool calls of the copies the app imports get no spans (a copy loaded with `require` or `createRequire` ' +
       `is another copy). To fix it, ${FIX}.`,
+    { diag: logger },
   );
 }

@@ -11,7 +11,7 @@ import {
   satisfies,
   type ReleaseRange,
 } from './release-range';
-import { tellUser } from '../user-notice';
+import { noticeUser } from '../user-notice';
 
 /**
  * Which releases of a framework an adapter patches, and what the user is told about the rest.
@@ -95,10 +95,11 @@ export class FrameworkSupport {
 
   /** Says, once, that a release was found whose patched files never loaded because it has none of them. */
   filesMissing(point: PatchPoint, version: string | undefined, files: readonly string[]): void {
-    tellUser(
+    noticeUser(
       `${release(point.name, version)} was loaded, but the file${files.length > 1 ? 's' : ''} ` +
         `otel-tool-errors ${INSTRUMENTATION_VERSION} patches in it (${files.join(', ')}) ` +
         `${files.length > 1 ? 'are' : 'is'} not there, so ${consequence(point)} Upgrade otel-tool-errors.`,
+      { diag: logger },
     );
   }
 
@@ -108,12 +109,13 @@ export class FrameworkSupport {
     const kept = adapters.flatMap((point) =>
       point.adapter.ownToolSpans ? [point.adapter.ownToolSpans] : [],
     );
-    tellUser(
+    noticeUser(
       `${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} bundled into ${basename(entry)}, where ` +
         'otel-tool-errors cannot patch it, so its tool calls get no spans from otel-tool-errors' +
         `${kept.length > 0 ? ` (ToolErrorSpanProcessor still enriches ${[...new Set(kept)].join(', ')})` : ''}. ` +
         `Keep the frameworks out of the bundle: esbuild --packages=external (or --external:${names[0]}), ` +
         'webpack externals.',
+      { diag: logger },
     );
   }
 
@@ -177,11 +179,11 @@ export class FrameworkSupport {
       case 'outside':
         found.leftAlone = `outside the supported releases (${this.rangesText(point.name)})`;
         logger.debug(`found ${what}: left alone, ${found.leftAlone}`);
-        tellUser(
+        noticeUser(
           `${what} is outside the releases otel-tool-errors ${INSTRUMENTATION_VERSION} supports ` +
             `(${this.rangesText(point.name)}), so ${consequence(point)} ` +
             `Install a supported release of ${point.name}, or the newest otel-tool-errors.`,
-          `outside ${what}`,
+          { once: `outside ${what}`, diag: logger },
         );
     }
   }
@@ -191,9 +193,10 @@ export class FrameworkSupport {
     for (const undo of found.undo.splice(0)) undo();
     const what = release(found.point.name, found.version);
     logger.debug(`found ${what}: left alone, ${found.leftAlone}`);
-    tellUser(
+    noticeUser(
       `${what} has no ${missing.join(', ')}, which otel-tool-errors ${INSTRUMENTATION_VERSION} patches, so ` +
         `nothing of ${found.point.name} was patched and ${consequence(found.point)} Upgrade otel-tool-errors.`,
+      { diag: logger },
     );
   }
 }

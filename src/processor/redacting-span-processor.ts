@@ -6,7 +6,7 @@ import type { EndingSpanLike, ReadableSpanLike } from '../tool-span/span-shape';
 import { recognizeToolSpan } from '../tool-span/recognition';
 import { logger } from '../logger';
 import { writableEndedSpan } from '../tool-span/ended-span';
-import { tellUser } from '../user-notice';
+import { noticeUser } from '../user-notice';
 
 export interface RedactingSpanProcessorOptions {
   /**
@@ -127,10 +127,11 @@ export class RedactingSpanProcessor {
     const writable = writableEndedSpan(span);
     if (writable) return this.redact(writable);
     this.redactsAtEnd = false;
-    tellUser(
+    noticeUser(
       `${NAME}: this pipeline never calls SpanProcessor.onEnding and its ended spans cannot be written, so ` +
         'URLs and tool arguments on spans are not redacted. Use an SDK that calls onEnding ' +
         '(@opentelemetry/sdk-trace-base >= 2.3.0) for this processor.',
+      { diag: logger },
     );
   }
 

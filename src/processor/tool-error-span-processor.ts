@@ -15,7 +15,7 @@ import {
 } from '../tool-span/recognition';
 import { logger } from '../logger';
 import { writableEndedSpan } from '../tool-span/ended-span';
-import { tellUser } from '../user-notice';
+import { noticeUser } from '../user-notice';
 
 export interface ToolErrorSpanProcessorOptions {
   /**
@@ -166,9 +166,10 @@ export class ToolErrorSpanProcessor {
     if (writable) return this.mark(writable);
     this.marksAtEnd = false;
     this.openToolSpans.clear();
-    tellUser(
+    noticeUser(
       `${NAME}: this pipeline never calls SpanProcessor.onEnding and its ended spans cannot be written, so ` +
         'failed tool spans are not marked. Wrap your span exporter in ToolErrorEnrichingExporter instead.',
+      { diag: logger },
     );
   }
 }

@@ -4,7 +4,7 @@ import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { otlpDestination } from './delivery';
 import type { RegisterSettings } from './settings';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 import type { Telemetry } from './telemetry';
 
 /**
@@ -94,7 +94,7 @@ export function watchForAnotherProvider(settings: RegisterSettings, telemetry: T
     const exporting = settings.traces.exporters.includes('otlp')
       ? `to ${otlpDestination('traces', settings.traces.protocol)}`
       : `to ${settings.traces.exporters.join(' and ') || 'no exporter'} (OTEL_TRACES_EXPORTER)`;
-    warnUser(
+    noticeUser(
       "the app registered its own OpenTelemetry tracer provider after the register's; it receives no spans: " +
         `they go where the register exports them, ${exporting}. Either configure the register with the OTEL_* ` +
         'variables and drop the SDK from the app, or run the app without the register and add ' +

@@ -11,7 +11,7 @@ import {
   type Observable,
   type UpDownCounter,
 } from '@opentelemetry/api';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 
 /** What the register needs of the real provider: its meters, and its exit. */
 export interface StartedMeterProvider extends MeterProvider {
@@ -39,7 +39,7 @@ export class DeferredMeterProvider implements StartedMeterProvider {
       this.real = this.build();
     } catch (err) {
       this.failed = true;
-      warnUser('could not start metrics; the app runs without them.', err);
+      noticeUser('could not start metrics; the app runs without them.', { error: err });
     }
     return this.real;
   }

@@ -1,7 +1,7 @@
 import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 import type { OtlpProtocol, Signal } from './settings';
 
 /**
@@ -321,7 +321,7 @@ function reportWhileRunning(): void {
   setTimeout(() => {
     if (exiting) return;
     reportedWhileRunning = totalLost();
-    warnUser(`telemetry lost: ${lossSummary()}.${hints()} The exit will say how much was lost in all.`);
+    noticeUser(`telemetry lost: ${lossSummary()}.${hints()} The exit will say how much was lost in all.`);
   }, RUN_REPORT_DELAY_MILLIS).unref();
 }
 
@@ -342,5 +342,5 @@ export function reportAtExit(exitTimeoutMillis: number | null): void {
   if (lost === 0 || lost === reportedWhileRunning) return;
   const inAll = reportedWhileRunning === undefined ? '' : ' in all';
   reportedWhileRunning = lost;
-  warnUser(`telemetry lost${inAll}: ${lossSummary()}.${hints(exitTimeoutMillis)}`);
+  noticeUser(`telemetry lost${inAll}: ${lossSummary()}.${hints(exitTimeoutMillis)}`);
 }

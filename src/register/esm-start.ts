@@ -13,7 +13,7 @@ import type { OffThreadHookData } from './off-thread-hook';
 import { loadSdkFile } from './sdk-file';
 import { readRegisterSettings } from './settings';
 import { mustStartNow, startOnFirstNeed } from './start-on-first-need';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 import { watchWrappedImports } from './wrapped-imports';
 
 type SdkFile = ReturnType<typeof loadSdkFile<typeof import('./sdk')>>;
@@ -49,7 +49,7 @@ function startSdk(beforeStart: () => void = () => undefined): void {
     const sdk = sdkFile.exports;
     if (sdk.startZeroCode({ beforeHooks: () => sdk.markLoaderHookRegistered() })) sdkFile.afterStart();
   } catch (err) {
-    warnUser('could not start OpenTelemetry; the app runs without it.', err);
+    noticeUser('could not start OpenTelemetry; the app runs without it.', { error: err });
   }
 }
 

@@ -5,7 +5,7 @@ import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
 import { releasingHandles, unrefTimersOf } from './exporter-handles';
 import { loadPackage } from './load';
 import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 
 type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
@@ -94,7 +94,7 @@ function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: E
     try {
       built.push(build(name));
     } catch (err) {
-      warnUser(`${signal} exporter "${name}" not started: ${(err as Error).message}`);
+      noticeUser(`${signal} exporter "${name}" not started: ${(err as Error).message}`);
     }
   }
   return built;

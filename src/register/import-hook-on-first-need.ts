@@ -1,7 +1,7 @@
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { includeMatcher } from './include-matcher';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 
 interface ResolveContext {
   conditions?: readonly string[];
@@ -89,10 +89,10 @@ function importHook(include: (string | RegExp)[], parentUrl: string): ImportHook
     (load('import-in-the-middle/register-hooks.mjs') as { register(options: object): void }).register({
       include,
     });
-    warnUser(
+    noticeUser(
       'import-in-the-middle (the ES module hook) is not the version this register knows; the modules imported ' +
         'before this point are not patched. Reinstall otel-tool-errors to get the version it depends on.',
-      err,
+      { error: err },
     );
     return undefined;
   }

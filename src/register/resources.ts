@@ -2,7 +2,7 @@ import type { ResourceDetector } from '@opentelemetry/resources';
 import type { ResourceDetectorName } from './settings';
 import { hostDetector } from './host-detector';
 import { loadPackage } from './load';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 
 type Resources = typeof import('@opentelemetry/resources');
 
@@ -77,7 +77,7 @@ export function resourceDetectors(
     }
   }
   if (problems.length > 0) {
-    warnUser(`OTEL_NODE_RESOURCE_DETECTORS: left out; ${problems.join('; ')}`);
+    noticeUser(`OTEL_NODE_RESOURCE_DETECTORS: left out; ${problems.join('; ')}`);
   }
   return detectors;
 }

@@ -3,7 +3,7 @@ import { watchForAnotherProvider } from './another-provider';
 import { rememberModuleResolutions } from './resolution-memo';
 import { readRegisterSettings } from './settings';
 import { shutdownOnExit } from './shutdown';
-import { warnUser } from './stderr';
+import { noticeUser } from '../user-notice';
 import type { Telemetry } from './telemetry';
 
 const STARTED_KEY = Symbol.for('otel-tool-errors.register.started');
@@ -35,14 +35,14 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     if (settings.disabled) return undefined;
     const holder = globalThis as { [STARTED_KEY]?: boolean };
     if (holder[STARTED_KEY]) {
-      warnUser(
+      noticeUser(
         'already started in this process; loaded twice? ' +
           'Use --import alone for ESM apps (it covers CommonJS too), or --require alone for CommonJS apps.',
       );
       return undefined;
     }
     if (tracerProviderRegistered()) {
-      warnUser(
+      noticeUser(
         'an OpenTelemetry SDK is already registered in this process; not starting a second one. ' +
           'Add ToolErrorSpanProcessor, ToolMetricsSpanProcessor and ToolInstrumentation to that SDK instead.',
       );
@@ -63,7 +63,7 @@ export function startZeroCode(options: StartOptions = {}): Telemetry | undefined
     watchForAnotherProvider(settings, telemetry);
     return telemetry;
   } catch (err) {
-    warnUser('could not start OpenTelemetry; the app runs without it.', err);
+    noticeUser('could not start OpenTelemetry; the app runs without it.', { error: err });
     return undefined;
   }
 }
