@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
+import { read } from '../classify/safe';
 import { logger } from '../logger';
 import { INSTRUMENTATION_VERSION } from '../tool-span/scope';
 import type { ExportShape, FrameworkAdapter } from './adapters/adapter';
-import { missingFromShape } from './export-shape';
 import {
   above,
   compareReleases,
@@ -14,15 +14,29 @@ import {
 import { noticeUser } from '../user-notice';
 
 /**
- * Which releases of a framework an adapter patches, and what the user is told about the rest.
- * Every release of a package reaches the patch (the module hooks accept any version); here it is
- * judged against the releases the adapter was tested on:
+ * Version gating, all of it (release-range.ts only compares releases): which releases of a
+ * framework an adapter patches, and what the user is told about the rest. Every release of a
+ * package reaches the patch (the module hooks accept any version, `ANY_RELEASE`); here it is
+ * judged against the releases the adapter's declaration says its tests pass on:
  * - tested, and its exports have the expected shape: patched;
  * - newer than every adapter's tested range, with the expected shape: patched, and logged once;
  * - tested by another adapter (the AI SDK v6 adapter leaves `ai` 7 to the v7 one): left to it;
  * - anything else, or a shape that does not match: nothing of the package is patched, and the user
  *   is told once, on stderr and through `diag`.
  */
+
+/** What a module hook accepts: any release, judged here when it loads, never silently skipped. */
+export const ANY_RELEASE = ['*'];
+
+/** What a module definition carries besides OpenTelemetry's fields: the range its adapter was tested on. */
+export interface TestedRange {
+  testedVersions: string[];
+}
+
+/** The definition, with the range its adapter was tested on (its hooks accept any, `ANY_RELEASE`). */
+export function withTestedRange<T extends object>(definition: T, tested: readonly string[]): T & TestedRange {
+  return Object.assign(definition, { testedVersions: [...tested] });
+}
 
 /** A package an adapter patches, and the releases its tests pass on. */
 export interface PatchPoint {
@@ -222,3 +236,23 @@ function consequence({ adapter }: PatchPoint): string {
 }
 
 const NONE = parseRelease('0.0.0')!;
+
+/**
+ * What of `shape` a module's exports lack, as `name` or `Class.prototype.method`: empty when
+ * everything a patch wraps is there and is a function. Reads through getters without letting one
+ * throw.
+ */
+function missingFromShape(exports: unknown, shape: ExportShape | undefined): string[] {
+  if (!shape) return [];
+  const missing: string[] = [];
+  for (const name of shape.functions ?? []) {
+    if (typeof read(exports, name) !== 'function') missing.push(name);
+  }
+  for (const [className, methods] of Object.entries(shape.prototypes ?? {})) {
+    const prototype = read(read(exports, className), 'prototype');
+    for (const method of methods) {
+      if (typeof read(prototype, method) !== 'function') missing.push(`${className}.prototype.${method}`);
+    }
+  }
+  return missing;
+}

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as semver from 'semver';
-import type { TestedRange } from '../../src/instrumentation/adapters/adapter-context';
+import type { TestedRange } from '../../src/instrumentation/framework-support';
 import { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 
 const ROOT = join(__dirname, '..', '..');

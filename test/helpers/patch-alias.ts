@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { satisfies } from 'semver';
-import type { TestedRange } from '../../src/instrumentation/adapters/adapter-context';
+import type { TestedRange } from '../../src/instrumentation/framework-support';
 import type { ToolInstrumentation } from '../../src/instrumentation/tool-instrumentation';
 import { installedVersion } from './installed-version';
 

@@ -5,7 +5,13 @@ import {
 } from '@opentelemetry/instrumentation';
 import { dirname } from 'node:path';
 import { logger } from '../../logger';
-import { isPatched, type FrameworkSupport, type PatchPoint } from '../framework-support';
+import {
+  ANY_RELEASE,
+  isPatched,
+  withTestedRange,
+  type FrameworkSupport,
+  type PatchPoint,
+} from '../framework-support';
 import { watchLoadedFile } from '../loaded-file-watch';
 import { manifestAbove, versionOf } from '../package-manifest';
 import { OwnWrappers } from '../own-wrappers';
@@ -33,12 +39,6 @@ export interface InstrumentationState {
   /** The releases the instrumentation's adapters declared and found. */
   support: FrameworkSupport;
 }
-
-/**
- * The hooks accept every release of a package; `FrameworkSupport` judges each against the tested
- * range (see there), so that a release outside it is patched or explained, never silently skipped.
- */
-const ANY_RELEASE = ['*'];
 
 /** The context of one adapter of a `ToolInstrumentation`. */
 export function createAdapterContext(state: InstrumentationState, adapter: FrameworkAdapter): AdapterContext {
@@ -73,7 +73,7 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
         throw new Error(`${adapter.name} declares files of ${name}: patchFiles patches them`);
       const point = support.declare({ adapter, name, tested });
       const { patch: onLoad, unpatch } = guarded(support, point, name, patch);
-      return declaredRange(
+      return withTestedRange(
         new InstrumentationNodeModuleDefinition(name, ANY_RELEASE, onLoad, unpatch),
         tested,
       );
@@ -93,7 +93,7 @@ export function createAdapterContext(state: InstrumentationState, adapter: Frame
           return new InstrumentationNodeModuleFile(path, ANY_RELEASE, patch, unpatch);
         }),
       );
-      return declaredRange(
+      return withTestedRange(
         new InstrumentationNodeModuleDefinition(name, ANY_RELEASE, undefined, undefined, hooks),
         tested,
       );
@@ -114,16 +114,6 @@ function declaredPackage(adapter: FrameworkAdapter, name: string): PackageDeclar
   const declared = adapter.packages.find((declaration) => declaration.name === name);
   if (declared === undefined) throw new Error(`${adapter.name} patches ${name}, which it does not declare`);
   return declared;
-}
-
-/** The definition, with the range its adapter was tested on (the hooks themselves accept any). */
-function declaredRange<T extends object>(definition: T, tested: readonly string[]): T & TestedRange {
-  return Object.assign(definition, { testedVersions: [...tested] });
-}
-
-/** What a module definition made here carries besides OpenTelemetry's fields. */
-export interface TestedRange {
-  testedVersions: string[];
 }
 
 type Methods = Record<string, (original: AnyFunction) => AnyFunction>;
