@@ -1,6 +1,5 @@
 import type { ResourceDetector } from '@opentelemetry/resources';
 import type { ResourceDetectorName } from './settings';
-import { hostDetector } from './host-detector';
 import { loadPackage } from './load';
 import { noticeUser } from '../user-notice';
 
@@ -37,7 +36,7 @@ function builtIn(resources: Resources, name: ResourceDetectorName): ResourceDete
     case 'env':
       return resources.envDetector;
     case 'host':
-      return hostDetector(resources.hostDetector);
+      return resources.hostDetector;
     case 'os':
       return resources.osDetector;
     case 'process':
