@@ -14,7 +14,7 @@ import {
 } from '../framework-support';
 import { watchLoadedFile } from '../loaded-file-watch';
 import { manifestAbove, versionOf } from '../package-manifest';
-import { OwnWrappers } from '../own-wrappers';
+import { OwnWrappers } from '../two-instances';
 import type { ToolCallOptions, ToolCallSettings } from '../tool-call/options';
 import { traceToolCall } from '../tool-call/trace-tool-call';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';

@@ -4,7 +4,7 @@ import { isObjectLike, readOwnData } from '../../classify/safe';
 import { withNameAndLength } from '../name-and-length';
 import type { AdapterContext, AnyFunction, FrameworkAdapter } from './adapter';
 import { ToolUseSpans } from './claude-agent-sdk-tool-uses';
-import { outermost } from './shared/outer-call';
+import { outermost } from '../two-instances';
 
 /**
  * `@anthropic-ai/claude-agent-sdk` (ESM only). `query()` starts the Claude Code CLI as a child

@@ -4,7 +4,7 @@ import { classifyToolResult } from '../../classify/result';
 import { builds, type AdapterContext, type AnyFunction, type FrameworkAdapter } from './adapter';
 import { noteFailures } from './shared/note-failures';
 import { onFirstUse } from './shared/on-first-use';
-import { outermost } from './shared/outer-call';
+import { outermost } from '../two-instances';
 
 /**
  * `@openai/agents-core` (and `@openai/agents`, which re-exports it). `tool()` returns a plain object

@@ -9,7 +9,7 @@ import {
 } from '../../../semconv';
 import { recordToolError } from '../../tool-call/trace-tool-call';
 import type { AdapterContext, AnyFunction } from '../adapter';
-import { outermost } from '../shared/outer-call';
+import { outermost } from '../../two-instances';
 import { addRequestId, protocolAttributes, writeJsonRpcCode } from './attributes';
 
 /** The MCP server side: a SERVER `tools/call {tool}` span per call, under the client's trace context. */
