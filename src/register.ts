@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sdkDisabled } from './register/sdk-disabled';
 import { loadSdkFile } from './register/sdk-file';
 import { mustStartNow, startOnFirstNeed } from './register/start-on-first-need';
+import { sayIfUnderJest } from './register/under-jest';
 import { noticeUser } from './user-notice';
 
 /** Never throws: it may run inside the app's `require` or `fetch`. */
@@ -26,6 +27,7 @@ function start(): void {
 }
 
 if (!sdkDisabled()) {
+  sayIfUnderJest();
   if (mustStartNow()) start();
   else startOnFirstNeed(start, { esmMain: true });
 }

@@ -13,6 +13,7 @@ import type { OffThreadHookData } from './off-thread-hook';
 import { loadSdkFile } from './sdk-file';
 import { readRegisterSettings } from './settings';
 import { mustStartNow, startOnFirstNeed } from './start-on-first-need';
+import { sayIfUnderJest } from './under-jest';
 import { noticeUser } from '../user-notice';
 import { watchWrappedImports } from './wrapped-imports';
 
@@ -96,6 +97,7 @@ function startOnFirstNeedWithLoaderThread(entryUrl: string): void {
  * URL, from which its hooks resolve.
  */
 export async function startFromEsmEntry(entryUrl: string): Promise<void> {
+  sayIfUnderJest();
   if (mustStartNow()) await startNow(entryUrl);
   else if (supportsSyncHooks()) startOnFirstNeedWithImportHook(entryUrl);
   else startOnFirstNeedWithLoaderThread(entryUrl);
