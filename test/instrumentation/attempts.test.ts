@@ -1,4 +1,4 @@
-import { context, trace, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, SpanKind, trace, type SpanContext, type Tracer } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -10,6 +10,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { instrumentTool, ToolCallSummary, ToolErrorSpanProcessor, ToolMetricsSpanProcessor } from '../../src';
 import { ToolCallAttempts, toolCallAttempts } from '../../src/instrumentation/tool-call/attempts';
+import { CallAttempt } from '../../src/instrumentation/tool-call/call-attempt';
 import { createTestTracing, type TestTracing } from '../helpers/tracing';
 
 function spanContext(n: number): SpanContext {
@@ -59,6 +60,19 @@ describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
     for (let i = 0; i < 1000; i++) deep = { deep };
     expect(attempts.digest('t', 'call', cyclic)).to.be.a('string');
     expect(attempts.digest('t', 'call', deep)).to.be.a('string');
+  });
+
+  it("an attempt takes the framework's own number; a first call is 1 whatever the framework says", () => {
+    const attempts = new ToolCallAttempts();
+    const traceId = 'b'.repeat(32);
+    const parent = trace.setSpanContext(context.active(), { traceId, spanId: '1'.repeat(16), traceFlags: 1 });
+    const info = { name: 'weather', args: { city: 'Lyon' } };
+    expect(CallAttempt.lookUp(info, SpanKind.INTERNAL, parent, 4, attempts)!.number).to.equal(1);
+    attempts.failed(traceId, attempts.digest('weather', 'call', info.args), failedCall(1));
+    expect(CallAttempt.lookUp(info, SpanKind.INTERNAL, parent, 4, attempts)!.number).to.equal(4);
+    expect(CallAttempt.lookUp(info, SpanKind.INTERNAL, parent, undefined, attempts)!.number).to.equal(2);
+    // The MCP server's side is its own.
+    expect(CallAttempt.lookUp(info, SpanKind.SERVER, parent, undefined, attempts)!.number).to.equal(1);
   });
 
   it('finds the failed call in its trace only, and forgets it once recovered', () => {

@@ -180,11 +180,16 @@ function versionAbove(filename: string, name: string): string | undefined {
   return versionOf(manifestAbove(dirname(filename), (manifest) => manifest.name === name));
 }
 
-/** The options, with the abort signal the framework handed the call when it handed one. */
+/**
+ * The options, with the abort signal the framework handed the call and its own attempt number,
+ * when it handed them.
+ */
 function withSignal(
   options: ToolCallOptions | undefined,
-  { callerSignal }: ToolCallFields,
+  { callerSignal, frameworkAttempt }: ToolCallFields,
 ): ToolCallSettings | undefined {
+  if (typeof frameworkAttempt === 'number' && frameworkAttempt > 1)
+    return { ...options, callerSignal, frameworkAttempt };
   return callerSignal === undefined ? options : { ...options, callerSignal };
 }
 

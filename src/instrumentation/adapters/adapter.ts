@@ -22,6 +22,11 @@ export interface ToolCallFields extends Omit<ToolCallInfo, 'callId' | 'descripti
    * is read against it, to tell the caller's cancel from the tool's own timeout.
    */
   callerSignal?: unknown;
+  /**
+   * The framework's own number for this attempt of the call, where it numbers retries (LangGraph's
+   * `executionInfo.nodeAttempt`): an attempt's `tool.call.attempt` takes it (call-attempt.ts).
+   */
+  frameworkAttempt?: unknown;
 }
 
 /** What to do to a loaded module's exports. `patch` may return other exports for the app to get. */

@@ -79,7 +79,7 @@ function wrapCall(
       return original.apply(this, args);
     const [arg, configArg] = args as [
       ToolCallArg | undefined,
-      { toolCall?: ToolCallArg; signal?: unknown } | undefined,
+      { toolCall?: ToolCallArg; signal?: unknown; executionInfo?: { nodeAttempt?: unknown } } | undefined,
     ];
     const isToolCall = typeof arg === 'object' && arg !== null && arg.type === 'tool_call';
     return ctx.traceToolCall(
@@ -90,6 +90,8 @@ function wrapCall(
         type: 'function',
         args: isToolCall ? arg.args : arg,
         callerSignal: configArg?.signal,
+        // LangGraph numbers the reruns of a node its RetryPolicy makes.
+        frameworkAttempt: configArg?.executionInfo?.nodeAttempt,
       },
       () => original.apply(this, args),
       // LangGraph's interrupts and handoffs (see langgraph-control-flow.ts).

@@ -61,9 +61,13 @@ export class CallAttempt {
     }
   }
 
-  /** 1 for a first call; the framework's number where it gives one. */
+  /**
+   * 1 for a first call; for an attempt, the framework's number where it gives one. A call the
+   * framework reruns after a failure of another call (a LangGraph node's other tools) is no attempt.
+   */
   get number(): number {
-    return this.frameworkNumber ?? (this.previous ? this.previous.attempt + 1 : 1);
+    if (this.previous === undefined) return 1;
+    return this.frameworkNumber ?? this.previous.attempt + 1;
   }
 
   /** The attributes an attempt starts with: none for a first call. */
