@@ -34,19 +34,6 @@ const MECHANISMS: Record<string, { label: string; plain: Record<string, string>;
     plain: {},
     apiExternal: true,
   },
-  'debug-stand-in': {
-    label: '`debug` stand-in',
-    plain: {
-      [join(REGISTER, 'require-hook-without-debug.ts')]: 'export function loadRequireHookWithoutDebug() {}',
-    },
-  },
-  'worker-threads-stand-in': {
-    label: '`worker_threads` stand-in',
-    plain: {
-      [join(REGISTER, 'import-hook-without-worker-threads.ts')]:
-        'export function loadImportHookWithoutWorkerThreads() {}',
-    },
-  },
   'sdk-file-code-cache': {
     label: 'SDK file through vm.Script with its V8 code cache',
     plain: {
