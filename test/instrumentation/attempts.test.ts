@@ -258,6 +258,33 @@ describe('the wrapper: a call after a failed call with the same arguments, in th
     expect(errors.map((p) => p.attributes['tool.call.attempt']).sort()).to.deep.equal([2, undefined]);
   });
 
+  it('attempt numbers on the metrics stop at 5; on the spans they go on', async () => {
+    const tool = flakyTool(7);
+    await inAgentRun(async () => {
+      for (let i = 0; i < 7; i++) await tool({ city: 'Paris' }).catch(() => undefined);
+      await tool({ city: 'Paris' });
+    });
+    expect(toolSpans().map((s) => s.attributes['tool.call.attempt'])).to.deep.equal([
+      undefined,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+    ]);
+    const errors = await sums('tool.errors');
+    expect(errors.map((p) => [p.attributes['tool.call.attempt'], p.value])).to.have.deep.members([
+      [undefined, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [5, 3],
+    ]);
+    expect((await sums('tool.recovered_errors'))[0]!.value).to.equal(7);
+  });
+
   it('a call after a recovered attempt is a first call again', async () => {
     const tool = flakyTool(1);
     await inAgentRun(async () => {
