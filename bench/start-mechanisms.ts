@@ -52,13 +52,6 @@ const MECHANISMS: Record<string, { label: string; plain: Record<string, string>;
       [join(REGISTER, 'compile-cache.ts')]: 'export function enableCompileCache() { return undefined; }',
     },
   },
-  'host-detector': {
-    label: 'host detector reading /etc/machine-id at once',
-    plain: {
-      [join(REGISTER, 'host-detector.ts')]:
-        'export const hostDetector = (sdkHostDetector) => sdkHostDetector;',
-    },
-  },
   'package-versions-once': {
     label: 'package versions read once (_extractPackageVersion)',
     plain: {

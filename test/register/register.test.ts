@@ -432,17 +432,6 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
   });
 
-  if (process.platform === 'linux') {
-    it("a start on Linux leaves libuv's thread pool unstarted: the host detector reads the machine id at once", async () => {
-      const env = { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' };
-      const plain = await run({ nodeArgs: [], script: 'thread-count.cjs', env });
-      const registered = await run({ nodeArgs: ['--require', registerCjs], script: 'thread-count.cjs', env });
-      expect([registered.code, registered.stderr]).to.deep.equal([0, '']);
-      // The SDK's own detector read it through fs/promises, which started the pool's four threads.
-      expect(JSON.parse(registered.stdout)).to.deep.equal(JSON.parse(plain.stdout));
-    });
-  }
-
   it('a start loads no crypto (the resources take randomUUID from it only when the service instance detector runs)', async () => {
     const result = await run({
       nodeArgs: ['--require', registerCjs],

@@ -46,7 +46,7 @@ describe('OTEL_NODE_RESOURCE_DETECTORS under the register', function () {
     expect(resource).to.not.have.property('container.id');
   });
 
-  it("unset: the host attributes are the SDK host detector's, the machine id included (read at once on Linux)", async () => {
+  it("unset: the host attributes are the SDK host detector's, the machine id included", async () => {
     const { resource } = await resourceWith({});
     const sdk = hostDetector.detect().attributes ?? {};
     const expected = {
