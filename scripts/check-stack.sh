@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Static checks of the local observability stack (docker-compose.yml, stack/prometheus.yml) and
-# of the production tiers (stack/production/).
+# Static checks of the local observability stack (docker-compose.yml, stack/prometheus.yml), of
+# the production tiers (stack/production/) and of the alert rules both load (stack/alerts/).
 # No Docker engine needed: Debian's docker-compose 1.29 validates the compose file without a
 # daemon, and promtool validates the Prometheus config. Installs both Debian packages when
 # missing (CI runs as root). If scripts/e2e.sh has already built Jaeger and the collector, their
@@ -29,6 +29,14 @@ for f in stack/prometheus.yml stack/production/prometheus.yml; do
   echo "check-stack: promtool check config $f"
   promtool check config "$f"
 done
+
+# The alert rules (loaded by both Prometheus configs above, which promtool checked with them):
+# generated from scripts/generate-alerts.ts, and tested as Prometheus tests rules, with the
+# synthetic series of stack/alerts/tool-errors.test.yml.
+echo "check-stack: stack/alerts/tool-errors.rules.yml is what npm run alerts:generate writes"
+npx --no-install tsx scripts/generate-alerts.ts --check
+echo "check-stack: promtool test rules stack/alerts/tool-errors.test.yml"
+promtool test rules stack/alerts/tool-errors.test.yml
 
 node -e 'JSON.parse(require("fs").readFileSync("stack/jaeger-ui.json","utf8"))'
 echo "check-stack: stack/jaeger-ui.json is valid JSON"
