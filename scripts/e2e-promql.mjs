@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every PromQL query the docs show (```promql blocks of README.md, docs/jaeger.md and docs/dashboards.md)
+// Runs every PromQL query the docs show (```promql blocks of README.md, docs/jaeger.md, docs/dashboards.md and docs/alerts.md)
 // against the Prometheus of scripts/e2e.sh, after the demo's traffic. A query passes when it
 // returns at least one series with a value above 0 that has every label it groups by (the
 // first `by (...)` list, less `le`) set.
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROM = process.env.E2E_PROM_URL.replace(/\/$/, '');
 const deadline = Date.now() + Number(process.env.E2E_TIMEOUT_S || 120) * 1000;
-const DOCS = ['README.md', 'docs/jaeger.md', 'docs/dashboards.md'];
+const DOCS = ['README.md', 'docs/jaeger.md', 'docs/dashboards.md', 'docs/alerts.md'];
 
 const queries = DOCS.flatMap((file) =>
   [...readFileSync(join(root, file), 'utf8').matchAll(/```promql\n([\s\S]*?)```/g)].map((m) => ({

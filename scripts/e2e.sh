@@ -22,6 +22,10 @@
 #   6. in headless Chromium, Jaeger's own pages: Search by error.type and tool.error_kind, a
 #      failed tool span in its trace, the Monitor tab switched to span kind Internal
 #      (scripts/e2e-jaeger-ui.mjs, screenshots saved).
+#   7. the alert rules of stack/alerts/ (loaded by that Prometheus): the demo's auth failure fires
+#      ToolErrorsAuth and its rate_limit failures ToolErrorsRateLimitFastBurn, once each, from the
+#      package's own metrics, in /api/v1/alerts and on the Alerts page in headless Chromium
+#      (scripts/e2e-alerts.mjs, screenshot saved).
 #
 # Then the production tiers (stack/production/) run in the same collector build:
 #   traffic --> agent --load_balancing by trace id--> gateway 1, gateway 2 --> Jaeger
@@ -256,11 +260,15 @@ if [ -n "$JAEGER_UI" ] && ! grep -q "assets_path: ${JAEGER_UI}\$" "$WORK/jaeger-
   die "assets_path was not added to jaeger-config.yaml; update scripts/e2e.sh with the config"
 fi
 
-# stack/prometheus.yml: scrape the collector on loopback, every 1s instead of 5s.
+# stack/prometheus.yml: scrape the collector on loopback, every 1s instead of 5s, and evaluate
+# the rules every 1s. Its rule_files path is relative, so the alert rules go beside the copy,
+# unchanged.
 sed -e "s#otel-collector:8889#127.0.0.1:${COL_PROM}#" \
   -e "s#scrape_interval: 5s#scrape_interval: 1s#" \
   -e "s#evaluation_interval: 5s#evaluation_interval: 1s#" \
   stack/prometheus.yml >"$WORK/prometheus.yml"
+mkdir -p "$WORK/alerts"
+cp stack/alerts/tool-errors.rules.yml "$WORK/alerts/"
 
 # stack/production/gateway.yaml, twice: loopback ports, Jaeger as backend, span
 # metrics flushed every 1s, tail-sampling decisions after 2s instead of 10s.
@@ -364,6 +372,9 @@ if [ -n "$JAEGER_UI" ]; then
 else
   log "Jaeger's web pages skipped: no built Jaeger UI (see E2E_JAEGER_UI)"
 fi
+# The alert rules on the same traffic: the demo's 401 pages (auth), its 429s burn the
+# rate_limit budget of search_web, in Prometheus's API and on its Alerts page.
+node scripts/e2e-alerts.mjs
 log "single collector passed in $(($(date +%s) - t_start))s after the servers were ready"
 
 # ---- 6. Production tiers: agent -> load balancing by trace id -> 2 gateways -> Jaeger ----
