@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
@@ -25,7 +24,6 @@ const (
 	attrToolCallAttempt        = "tool.call.attempt"
 	attrRecoveredErrorType     = "tool.call.recovered_error_type"
 	attrRecoveredErrorKind     = "tool.call.recovered_error_kind"
-	ownScopeName               = "otel-tool-errors"
 	maxAttemptSpansPerTrace    = 1000
 	maxCanonicalArgumentsBytes = 64 * 1024
 )
@@ -114,55 +112,64 @@ type attemptSpan struct {
 
 // markAttempts numbers the attempts among the tool spans of each trace in the batch, after their
 // failures were classified. A trace in which the app already numbered attempts (the npm package:
-// `tool.call.attempt` on a span) is left as it is, and so are the package's own spans.
-func (p *toolErrors) markAttempts(td ptrace.Traces) {
-	byTrace := map[pcommon.TraceID][]*attemptSpan{}
-	numbered := map[pcommon.TraceID]bool{}
-	failing := map[pcommon.TraceID]bool{}
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			own := sss.At(j).Scope().Name() == ownScopeName
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				span := spans.At(k)
-				if _, ok := span.Attributes().Get(attrToolCallAttempt); ok {
-					numbered[span.TraceID()] = true
-				}
-				if own {
-					continue
-				}
-				family := p.recognise(span)
-				if family == nil || len(byTrace[span.TraceID()]) >= maxAttemptSpansPerTrace {
-					continue
-				}
-				if span.Status().Code() == ptrace.StatusCodeError {
-					failing[span.TraceID()] = true
-				}
-				byTrace[span.TraceID()] = append(byTrace[span.TraceID()], &attemptSpan{span: span})
-			}
+// `tool.call.attempt` on a span) is left as it is. Costs one sorted copy of the tool spans when
+// any failed; digests only in traces with a failure and more than one tool span.
+func (p *toolErrors) markAttempts(tools []toolSpan) {
+	if len(tools) < 2 {
+		return
+	}
+	anyFailed := false
+	for _, t := range tools {
+		if t.span.Status().Code() == ptrace.StatusCodeError {
+			anyFailed = true
+			break
 		}
 	}
-	for traceID, spans := range byTrace {
-		// Digests only where a call failed: a trace without failures has no attempts.
-		if numbered[traceID] || !failing[traceID] || len(spans) < 2 {
-			continue
+	if !anyFailed {
+		return
+	}
+	sorted := append([]toolSpan(nil), tools...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i].span.TraceID(), sorted[j].span.TraceID()
+		return bytes.Compare(a[:], b[:]) < 0
+	})
+	for start := 0; start < len(sorted); {
+		end := start + 1
+		for end < len(sorted) && sorted[end].span.TraceID() == sorted[start].span.TraceID() {
+			end++
 		}
-		byDigest := map[string][]*attemptSpan{}
-		for _, s := range spans {
-			name := stringAttribute(s.span.Attributes(), "gen_ai.tool.name")
-			if name == "" {
-				name = s.span.Name()
-			}
-			if s.digest = p.keyer.digest(s.span, name); s.digest != "" {
-				byDigest[s.digest] = append(byDigest[s.digest], s)
-			}
+		if end-start > 1 {
+			p.markTraceAttempts(sorted[start:min(end, start+maxAttemptSpansPerTrace)])
 		}
-		for _, calls := range byDigest {
-			if len(calls) > 1 {
-				p.numberAttempts(calls)
-			}
+		start = end
+	}
+}
+
+// markTraceAttempts: the tool spans of one trace.
+func (p *toolErrors) markTraceAttempts(spans []toolSpan) {
+	failed := false
+	for _, t := range spans {
+		if _, ok := t.span.Attributes().Get(attrToolCallAttempt); ok {
+			return
+		}
+		failed = failed || t.span.Status().Code() == ptrace.StatusCodeError
+	}
+	if !failed {
+		return
+	}
+	byDigest := map[string][]*attemptSpan{}
+	for _, t := range spans {
+		name := stringAttribute(t.span.Attributes(), "gen_ai.tool.name")
+		if name == "" {
+			name = t.span.Name()
+		}
+		if digest := p.keyer.digest(t.span, name); digest != "" {
+			byDigest[digest] = append(byDigest[digest], &attemptSpan{span: t.span, digest: digest})
+		}
+	}
+	for _, calls := range byDigest {
+		if len(calls) > 1 {
+			p.numberAttempts(calls)
 		}
 	}
 }

@@ -15,11 +15,12 @@ type attemptCall struct {
 	start, end int64
 	failed     bool
 	traceID    byte
+	appAttempt int64
 }
 
 // attemptBatch: one batch with a `get_weather` execute_tool span per call; a failed one has the
 // exception of an httpx 503, as a Python agent records it.
-func attemptBatch(t *testing.T, calls []attemptCall, ownScope string) []ptrace.Span {
+func attemptBatch(t *testing.T, calls []attemptCall, scopeName string) []ptrace.Span {
 	t.Helper()
 	p, err := newToolErrors(createDefaultConfig().(*Config))
 	if err != nil {
@@ -27,7 +28,7 @@ func attemptBatch(t *testing.T, calls []attemptCall, ownScope string) []ptrace.S
 	}
 	td := ptrace.NewTraces()
 	scope := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
-	scope.Scope().SetName(ownScope)
+	scope.Scope().SetName(scopeName)
 	for i, c := range calls {
 		span := scope.Spans().AppendEmpty()
 		span.SetName("execute_tool get_weather")
@@ -43,6 +44,9 @@ func attemptBatch(t *testing.T, calls []attemptCall, ownScope string) []ptrace.S
 		span.Attributes().PutStr("gen_ai.tool.name", "get_weather")
 		if c.args != "" {
 			span.Attributes().PutStr("gen_ai.tool.call.arguments", c.args)
+		}
+		if c.appAttempt != 0 {
+			span.Attributes().PutInt(attrToolCallAttempt, c.appAttempt)
 		}
 		if c.failed {
 			span.Status().SetCode(ptrace.StatusCodeError)
@@ -151,14 +155,17 @@ func TestNoAttempts(t *testing.T) {
 	}
 }
 
-func TestAttemptsOfThePackageLeftAsTheyAre(t *testing.T) {
+func TestAttemptsTheAppNumberedLeftAsTheyAre(t *testing.T) {
 	args := `{"city":"Lyon"}`
-	spans := attemptBatch(t, []attemptCall{
+	calls := []attemptCall{
 		{args: args, start: 10, end: 20, failed: true},
 		{args: args, start: 30, end: 40},
-	}, ownScopeName)
-	if attemptOf(spans[1]) != 0 || spans[1].Links().Len() != 0 {
-		t.Error("the package's own spans are numbered in the app")
+		{args: args, start: 50, end: 60, failed: true},
+		{args: args, start: 70, end: 80, appAttempt: 2},
+	}
+	spans := attemptBatch(t, calls, "")
+	if attemptOf(spans[1]) != 0 || spans[3].Links().Len() != 0 || attemptOf(spans[3]) != 2 {
+		t.Error("a trace the package numbered in the app is numbered again")
 	}
 }
 

@@ -84,7 +84,7 @@ func (p *toolErrors) processTraces(_ context.Context, td ptrace.Traces) (ptrace.
 		}
 		p.redactExceptionEvents(t.span)
 	}
-	p.markAttempts(td)
+	p.markAttempts(tools)
 	return td, nil
 }
 
