@@ -11,7 +11,7 @@ import { runPlainAndRegistered } from '../helpers/run-node';
  * counts as recovered; calls with other arguments and parallel calls are not attempts.
  */
 
-const FIXTURE = join(__dirname, 'fixtures', 'tool-retries.cjs');
+const FIXTURES = join(__dirname, 'fixtures');
 const FRAMEWORKS = ['ai-sdk', 'langgraph', 'openai-agents', 'mcp'] as const;
 
 const EXPECTED_OUTPUT = [
@@ -32,13 +32,23 @@ const EXPECTED_OUTPUT = [
 describe('the register: retries of a failed tool call are attempts of it', function () {
   this.timeout(120_000);
   const bed = useRegisterBed();
+  const twins = [
+    { flag: '--require', script: 'tool-retries.cjs', bundle: () => bed.bundles.cjs },
+    { flag: '--import', script: 'tool-retries.mjs', bundle: () => bed.bundles.esm },
+  ];
+  for (const { flag, script, bundle } of twins) {
+    describe(`node ${flag} otel-tool-errors/register ${script}`, () => retries(flag, script, bundle));
+  }
+});
+
+function retries(flag: string, script: string, bundle: () => string): void {
   let spans: ReceivedSpan[] = [];
   let points: ReceivedDataPoint[] = [];
 
   before(async () => {
     const runs = await runPlainAndRegistered(
-      ['--require', bed.bundles.cjs],
-      FIXTURE,
+      [flag, bundle()],
+      join(FIXTURES, script),
       {},
       { OTEL_SERVICE_NAME: 'tool-retries', OTEL_METRICS_EXPORTER: 'otlp' },
     );
@@ -174,4 +184,4 @@ describe('the register: retries of a failed tool call are attempts of it', funct
     expect(attempts.every((point) => point.attributes['tool.call.attempt'] === 2)).to.equal(true);
     expect(attempts.reduce((sum, point) => sum + point.value, 0)).to.equal(4);
   });
-});
+}
