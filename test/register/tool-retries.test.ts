@@ -5,8 +5,8 @@ import { useRegisterBed } from '../helpers/register-bed';
 import { runPlainAndRegistered } from '../helpers/run-node';
 
 /**
- * Retries under `node --require otel-tool-errors/register`, in the AI SDK, LangGraph, OpenAI Agents
- * and MCP (fixtures/tool-retries.cjs): a tool whose API answers 503 and then 200, called again with
+ * Retries under `node --require otel-tool-errors/register` and its ESM twin under `--import`, in
+ * the AI SDK, LangGraph, OpenAI Agents and MCP (fixtures/tool-retries-run.cjs): a tool whose API answers 503 and then 200, called again with
  * the same arguments in the same agent run, exports two spans linked as attempts, and the failure
  * counts as recovered; calls with other arguments and parallel calls are not attempts.
  */
