@@ -1,5 +1,6 @@
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { asPackageImport, includedNames } from './entry-by-url';
 import { includeMatcher } from './include-matcher';
 import { noticeUser } from '../user-notice';
 
@@ -47,8 +48,11 @@ export function registerImportHookOnFirstNeed(
 ): ImportHookOnFirstNeed {
   const made: { hook?: ImportHook } = {};
   const included = includeMatcher(include);
+  const names = includedNames(include);
   (nodeModule as unknown as { registerHooks: RegisterHooks }).registerHooks({
-    resolve: (specifier, context, nextResolve) => {
+    resolve: (given, givenContext, nextResolve) => {
+      // A package's entry imported by its file URL (vitest) is handed on as an import by name (entry-by-url.ts).
+      const [specifier, context] = asPackageImport(given, givenContext, names, nextResolve);
       if (made.hook) return made.hook.resolveSync(specifier, context, nextResolve);
       const resolved = nextResolve(specifier, context);
       // import-in-the-middle leaves `require` to the require hook.

@@ -7,6 +7,7 @@
  * built-ins they import costs the thread about 0.1× of a `node -e 0` on Node 20, which a process
  * that imports none of those modules never pays. Built as dist/register-off-thread-hook.mjs.
  */
+import { asPackageImportAsync, includedNames } from './entry-by-url';
 import { includeMatcher } from './include-matcher';
 
 export interface OffThreadHookData {
@@ -29,12 +30,14 @@ interface ImportHook {
 
 let data: OffThreadHookData;
 let included: (url: string, specifier: string) => boolean;
+let names: Set<string>;
 let importHook: Promise<ImportHook> | undefined;
 let loaded: ImportHook | undefined;
 
 export function initialize(given: OffThreadHookData): void {
   data = given;
   included = includeMatcher(given.include);
+  names = includedNames(given.include);
 }
 
 /** import-in-the-middle's hook, loaded and initialized once, however many imports ask at a time. */
@@ -48,10 +51,12 @@ function loadImportHook(): Promise<ImportHook> {
 }
 
 export async function resolve(
-  specifier: string,
-  context: object,
+  given: string,
+  givenContext: object,
   nextResolve: NextResolve,
 ): Promise<Resolved> {
+  // A package's entry imported by its file URL (vitest) is handed on as an import by name (entry-by-url.ts).
+  const [specifier, context] = await asPackageImportAsync(given, givenContext, names, nextResolve);
   if (loaded) return loaded.resolve(specifier, context, nextResolve);
   const resolved = await nextResolve(specifier, context);
   if (!included(resolved.url, specifier)) return resolved;

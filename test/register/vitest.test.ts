@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { installApp } from '../pipeline/installed-app';
+import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
+import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
+import { runCommand, type NodeRun } from '../helpers/run-node';
+
+/**
+ * Tests of an agent under vitest, run as a user runs them (`npx vitest run --pool=threads` in the
+ * app's folder, the package installed there, the register in NODE_OPTIONS), exporting OTLP to a
+ * local receiver. vitest imports the AI SDK by its entry's file URL, which the register hands
+ * import-in-the-middle as an import by name (entry-by-url.ts), so the SDK is patched; in the worker
+ * thread the register hands each span to the main thread, which exports it at its exit. (The forks
+ * pool is not run here: vitest kills each fork 500 ms after its SIGTERM, which on a loaded machine
+ * ends the fork's flush; docs/deployment.md.)
+ */
+
+const VITEST = join(__dirname, '..', '..', 'node_modules', '.bin', 'vitest');
+
+describe('tests under vitest', function () {
+  this.timeout(120_000);
+  let app: { dir: string; remove(): void };
+  let flaky: FlakyServer;
+  let receiver: OtlpJsonReceiver;
+
+  before(async () => {
+    app = await installApp(join(__dirname, 'fixtures', 'vitest-agent'));
+    flaky = await startFlakyServer();
+  });
+  after(async () => {
+    app?.remove();
+    await flaky?.close();
+  });
+  beforeEach(async () => (receiver = await startOtlpJsonReceiver()));
+  afterEach(() => receiver.close());
+
+  /** `vitest run [args]` in the app folder, with the register and the receiver's OTLP settings. */
+  const vitest = (args: string[]): Promise<NodeRun> =>
+    runCommand(
+      VITEST,
+      ['run', ...args],
+      {
+        NODE_OPTIONS: '--import otel-tool-errors/register',
+        FLAKY_URL: flaky.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_METRICS_EXPORTER: 'none',
+        NO_COLOR: '1',
+      },
+      { cwd: app.dir, killAfterMs: 90_000 },
+    );
+
+  for (const pool of ['threads'] as const) {
+    it(`NODE_OPTIONS="--import otel-tool-errors/register" npx vitest run --pool=${pool}: the tool span is exported, classified`, async () => {
+      const run = await vitest([`--pool=${pool}`]);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.match(/Tests\s+1 passed/);
+      const spans = receiver.spans();
+      const tool = spans.filter((span) => span.name === 'execute_tool get_weather');
+      expect(tool, JSON.stringify(spans.map((span) => span.name))).to.have.length(1);
+      expect(tool[0]!.statusCode).to.equal(2);
+      expect(tool[0]!.attributes).to.include({ 'error.type': '500', 'tool.error_kind': 'transient' });
+      const fetchSpan = spans.find((span) => span.attributes['http.response.status_code'] === 500);
+      expect(fetchSpan?.parentSpanId, 'the fetch span under the tool span').to.equal(tool[0]!.spanId);
+      expect(`${run.stdout}\n${run.stderr}`).to.not.include('otel-tool-errors');
+    });
+  }
+});
