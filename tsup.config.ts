@@ -1,5 +1,4 @@
 import { defineConfig, type Options } from 'tsup';
-import { apiCopyChosenAtStart } from './tsup-api-copy';
 import { cryptoWhenUsed } from './tsup-crypto-when-used';
 import { exportersFromTheirFile, sharedFromTheSdkFile } from './tsup-exporters-file';
 import { frameworkDeclarationsAsData } from './tsup-framework-declarations';
@@ -14,10 +13,9 @@ const shared: Options = {
 /**
  * The register's SDK, in one file that both entry points load: the OpenTelemetry packages it
  * depends on are bundled into it, so a start reads and compiles one file (from a V8 code cache kept
- * after the start where Node has a compile cache folder, src/register/sdk-file.ts) instead of about 300. Two releases of `@opentelemetry/api` are
- * bundled too: the register runs the one of the installed api's release, if either is, and hands it
- * to the app's own `require` of the api (tsup-api-copy.ts, src/register/api-copy.ts). What is not
+ * after the start where Node has a compile cache folder, src/register/sdk-file.ts) instead of about 300. What is not
  * bundled:
+ * - `@opentelemetry/api`, which the app and the register must share (one global registry);
  * - import-in-the-middle, whose loader hook and the instrumentation's `Hook` must be one module;
  * - require-in-the-middle, whose wrapper of `require` is then the frame Node sees calling a
  *   package's `require`: inside node_modules, Node's deprecation warnings for packages (DEP0040
@@ -32,8 +30,8 @@ export const REGISTER_SDK: Options = {
   ...shared,
   entry: { 'register-sdk': 'src/register/sdk.ts' },
   format: ['cjs'],
-  external: ['import-in-the-middle', 'require-in-the-middle'],
-  noExternal: [/^@opentelemetry\//],
+  external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle'],
+  noExternal: [/^@opentelemetry\/(?!api$)/],
   // The packages' ES module builds: what they import from each other is then bound directly instead
   // of through CommonJS interop, which copied every export of @opentelemetry/semantic-conventions
   // (thousands) once per importing file at each start.
@@ -41,7 +39,7 @@ export const REGISTER_SDK: Options = {
     options.mainFields = ['module', 'main'];
   },
   // The packages with no ES module build get only the semantic conventions they read.
-  esbuildPlugins: [apiCopyChosenAtStart, semconvNamesOnly, exportersFromTheirFile, cryptoWhenUsed],
+  esbuildPlugins: [semconvNamesOnly, exportersFromTheirFile, cryptoWhenUsed],
 };
 
 /**

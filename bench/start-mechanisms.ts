@@ -24,15 +24,10 @@ const ROOT = resolve(__dirname, '..');
 const REGISTER = join(ROOT, 'src', 'register');
 
 /** Each mechanism, and the plain module put in place of its own to build the register without it. */
-const MECHANISMS: Record<string, { label: string; plain: Record<string, string>; apiExternal?: true }> = {
+const MECHANISMS: Record<string, { label: string; plain: Record<string, string> }> = {
   'resolution-memo': {
     label: 'resolution memo (Module._resolveFilename)',
     plain: { [join(REGISTER, 'resolution-memo.ts')]: 'export function rememberModuleResolutions() {}' },
-  },
-  'api-copy': {
-    label: 'api copy in require.cache',
-    plain: {},
-    apiExternal: true,
   },
   'sdk-file-code-cache': {
     label: 'SDK file through vm.Script with its V8 code cache',
@@ -61,7 +56,7 @@ const MECHANISMS: Record<string, { label: string; plain: Record<string, string>;
   },
 };
 
-const ALL_KEPT = 'all kept';
+const ALL_KEPT = 'all-kept';
 
 const APPS = ['ai-sdk', 'langgraph', 'mcp'];
 const FLAGS = ['--require', '--import'] as const;
@@ -71,15 +66,13 @@ function variantFolder(variant: string): string {
   return join(ROOT, '.cache', 'start-mechanisms', String(process.pid), variant);
 }
 
-/** Puts each plain module in place of the mechanism's own; with `apiExternal`, the installed api is required. */
+/** Puts each plain module in place of the mechanism's own. */
 function withoutMechanism(variant: string): Plugin {
   const mechanism = MECHANISMS[variant];
   return {
     name: 'without-mechanism',
     setup(build) {
       if (!mechanism) return;
-      if (mechanism.apiExternal)
-        build.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) => ({ path: args.path, external: true }));
       for (const [file, contents] of Object.entries(mechanism.plain)) {
         const filter = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
         build.onLoad({ filter }, () => ({ contents, loader: 'ts' }));
@@ -93,18 +86,14 @@ async function buildVariant(variant: string): Promise<void> {
   const { build } = await import('tsup');
   const { REGISTER_SDK, REGISTER_EXPORTERS, REGISTER_ENTRIES } = await import('../tsup.config');
   const plugin = withoutMechanism(variant);
-  const apiExternal = MECHANISMS[variant]?.apiExternal === true;
   for (const options of [REGISTER_SDK, REGISTER_EXPORTERS, ...REGISTER_ENTRIES]) {
-    const plugins = (options.esbuildPlugins ?? []).filter(
-      (other) => !(apiExternal && other.name === 'api-copy-chosen-at-start'),
-    );
     await build({
       ...options,
       config: false,
       outDir: variantFolder(variant),
       sourcemap: false,
       silent: true,
-      esbuildPlugins: [plugin, ...plugins],
+      esbuildPlugins: [plugin, ...(options.esbuildPlugins ?? [])],
     });
   }
 }

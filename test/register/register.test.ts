@@ -413,23 +413,24 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     expect(JSON.parse(result.stdout)).to.deep.equal({ atFirstLine: none, afterStart: none });
   });
 
-  it("the default start loads no OpenTelemetry package's file, the api's included, and no other protocol's exporter", async () => {
+  it("the default start loads no OpenTelemetry package's file but the api's, and no other protocol's exporter", async () => {
     // The SDK, the instrumentations and the http/protobuf exporters are bundled into the register's
-    // SDK file, and so is the api, run when the installed one is the same version (api-copy.test.ts);
-    // an optional peer (gRPC, OTLP/JSON traces, a resource detector) would load from node_modules,
-    // and so would show here.
+    // SDK file; the api is the installed one, which the app shares; an optional peer (gRPC, OTLP/JSON
+    // traces, a resource detector) would load from node_modules, and so would show here.
     const result = await run({
       nodeArgs: ['--require', registerCjs],
       script: 'loaded-packages.cjs',
       env: {},
     });
     expect([result.code, result.stderr]).to.deep.equal([0, '']);
-    // Nothing before the app's first need (here its require of http); then the api's one entry is
-    // the register's copy standing in for it (api-copy.test.ts).
-    expect(JSON.parse(result.stdout)).to.deep.equal({
-      atFirstLine: { packages: [], apiFiles: 0 },
-      afterStart: { packages: [], apiFiles: 1 },
-    });
+    // Nothing before the app's first need (here its require of http); then the api, and only it.
+    const { atFirstLine, afterStart } = JSON.parse(result.stdout) as Record<
+      string,
+      { packages: string[]; apiFiles: number }
+    >;
+    expect(atFirstLine).to.deep.equal({ packages: [], apiFiles: 0 });
+    expect(afterStart!.packages).to.deep.equal([]);
+    expect(afterStart!.apiFiles).to.be.greaterThan(1);
   });
 
   it('a start loads no crypto (the resources take randomUUID from it only when the service instance detector runs)', async () => {
