@@ -22,7 +22,7 @@ const { RedactingSpanProcessor, ToolErrorSpanProcessor, ToolMetricsSpanProcessor
 const OPS = 100;
 
 /** An HTTP server span, and an HTTP client span that failed: neither is a tool span. */
-function nonToolSpans(tracer: Tracer): () => void {
+export function nonToolSpans(tracer: Tracer): () => void {
   return () => {
     for (let i = 0; i < OPS; i++) {
       const server = tracer.startSpan('GET /users/:id', {

@@ -12,6 +12,7 @@ import { buildBundle } from './subject';
 const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }>> = {
   'processor-non-tool': () => import('./processor-non-tool'),
   'processor-failed-tool': () => import('./processor-failed-tool'),
+  'processor-revision': () => import('./processor-revision'),
   wrapper: () => import('./wrapper'),
   'wrapper-revision': () => import('./wrapper-revision'),
   peers: () => import('./peers'),
@@ -29,10 +30,15 @@ const CASES: Record<string, () => Promise<{ run(only?: string): Promise<Row[]> }
 
 /**
  * Cases not in the default run: those that need their part named (`wrapper-revision:<git
- * revision>`), and the long ones (`agent-loops-processes`, a few minutes a framework;
- * `start-mechanisms`, about 20 minutes a Node line).
+ * revision>`, `processor-revision:<git revision>`), and the long ones (`agent-loops-processes`, a
+ * few minutes a framework; `start-mechanisms`, about 20 minutes a Node line).
  */
-const NAMED_ONLY = new Set(['wrapper-revision', 'agent-loops-processes', 'start-mechanisms']);
+const NAMED_ONLY = new Set([
+  'wrapper-revision',
+  'processor-revision',
+  'agent-loops-processes',
+  'start-mechanisms',
+]);
 
 function machine(): string {
   const load = loadavg()

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Package from './bundle-entry';
@@ -9,11 +10,12 @@ import type * as Package from './bundle-entry';
  * wrappers too (every cross-file import becomes a getter call), which made the processor ~25%
  * and the wrapper ~10% slower than the shipped build.
  */
-export const BUNDLE = join(__dirname, '..', '.cache', 'bench', 'index.cjs');
+const ROOT = join(__dirname, '..');
+export const BUNDLE = join(ROOT, '.cache', 'bench', 'index.cjs');
 
 /**
  * Builds the bundle (bench/run.ts does this once, before any case), or another entry into
- * `outDir/index.cjs` (an earlier revision's `src/index.ts`, bench/wrapper-revision.ts). The output
+ * `outDir/index.cjs` (an earlier revision's `src/index.ts`, `loadRevision`). The output
  * stays inside the checkout, so its dependencies resolve to the checkout's `node_modules`.
  */
 export async function buildBundle(
@@ -40,4 +42,32 @@ export function loadPackage(): typeof Package {
     throw new Error(`${BUNDLE} is missing: run the benchmarks with npm run bench, which builds it`);
   }
   return createRequire(__filename)(BUNDLE) as typeof Package;
+}
+
+/**
+ * `src/` of `revision`, bundled like this checkout's (built once per commit, kept in .cache), for
+ * the cases that compare this checkout with its past in one process (`wrapper-revision`,
+ * `processor-revision`).
+ */
+export async function loadRevision(
+  revision: string,
+): Promise<{ commit: string; pkg: typeof import('../src/index') }> {
+  const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`], { cwd: ROOT })
+    .toString()
+    .trim();
+  const dir = join(ROOT, '.cache', 'bench', `revision-${commit}`);
+  const bundle = join(dir, 'bundle');
+  if (!existsSync(join(bundle, 'index.cjs'))) {
+    mkdirSync(dir, { recursive: true });
+    const archive = execFileSync('git', ['archive', commit, 'src', 'package.json'], {
+      cwd: ROOT,
+      maxBuffer: 64 << 20,
+    });
+    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    await buildBundle(join(dir, 'src', 'index.ts'), bundle);
+  }
+  return {
+    commit,
+    pkg: createRequire(__filename)(join(bundle, 'index.cjs')) as typeof import('../src/index'),
+  };
 }

@@ -1,10 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { measure, roundRatios, rowsAgainst, valueRow, type Row, type Variant } from './harness';
 import { compareRounds } from './mann-whitney';
-import { buildBundle, loadPackage } from './subject';
+import { loadPackage, loadRevision } from './subject';
 import { dropProvider } from './tracing';
 import { batch, bothTools, NAME, OPS, realAxios503, referenceVariants } from './wrapper';
 
@@ -17,39 +13,12 @@ import { batch, bothTools, NAME, OPS, realAxios503, referenceVariants } from './
  * Mann-Whitney test: faster, slower or tied (p < 0.01).
  */
 
-const ROOT = join(__dirname, '..');
 /** More, shorter rounds than the other cases: a difference of a microsecond needs them. */
 const OPTIONS = process.env.BENCH_QUICK ? { rounds: 5, timeMs: 40 } : { rounds: 30, timeMs: 60 };
 
-type InstrumentTool = typeof import('../src/index').instrumentTool;
-
-/** `src/` of `revision`, bundled like this checkout's (built once per commit, kept in .cache). */
-async function revisionPackage(
-  revision: string,
-): Promise<{ commit: string; instrumentTool: InstrumentTool }> {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`], { cwd: ROOT })
-    .toString()
-    .trim();
-  const dir = join(ROOT, '.cache', 'bench', `revision-${commit}`);
-  const bundle = join(dir, 'bundle');
-  if (!existsSync(join(bundle, 'index.cjs'))) {
-    mkdirSync(dir, { recursive: true });
-    const archive = execFileSync('git', ['archive', commit, 'src', 'package.json'], {
-      cwd: ROOT,
-      maxBuffer: 64 << 20,
-    });
-    execFileSync('tar', ['-x', '-C', dir], { input: archive });
-    await buildBundle(join(dir, 'src', 'index.ts'), bundle);
-  }
-  const { instrumentTool } = createRequire(__filename)(join(bundle, 'index.cjs')) as {
-    instrumentTool: InstrumentTool;
-  };
-  return { commit, instrumentTool };
-}
-
 export async function run(revision?: string): Promise<Row[]> {
   if (!revision) throw new Error('name the revision to compare with: wrapper-revision:<git revision>');
-  const past = await revisionPackage(revision);
+  const past = await loadRevision(revision);
   const { instrumentTool } = loadPackage();
   const plain = dropProvider();
   const tracer = plain.provider.getTracer('bench');
@@ -63,7 +32,7 @@ export async function run(revision?: string): Promise<Row[]> {
     const fails = outcome === 'failure';
     const variants: Variant[] = [
       ...referenceVariants(tracer, fn, fails),
-      { name: then, fn: batch(past.instrumentTool(fn, NAME, options), fails) },
+      { name: then, fn: batch(past.pkg.instrumentTool(fn, NAME, options), fails) },
       { name: now, fn: batch(instrumentTool(fn, NAME, options), fails) },
     ];
     const caseName = `3b wrapper, ${outcome} (vs minimal wrapper)`;
