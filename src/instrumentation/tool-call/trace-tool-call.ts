@@ -175,7 +175,7 @@ function startToolCall(
     const attempt = CallAttempt.lookUp(info, kind, parent, options.frameworkAttempt);
     const span = tracer.startSpan(
       toolSpanName(info.name, protocol?.operation),
-      attemptStart(kind, describe(info, config), [], attempt),
+      attemptStart(kind, describe(info, config), NO_LINKS, attempt),
       parent,
     );
     return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options, attempt);
@@ -214,6 +214,8 @@ function startUnder(
   return new ToolCall(span, 'owner', new SpanMarks(), parent, config, info, options, attempt);
 }
 
+const NO_LINKS: Link[] = [];
+
 /** The options of a span the call starts: an attempt starts with its number and its link. */
 function attemptStart(
   kind: SpanKind,
@@ -224,7 +226,8 @@ function attemptStart(
   const link = attempt?.link();
   const attemptAttributes = attempt?.startAttributes();
   if (attemptAttributes !== undefined) Object.assign(attributes, attemptAttributes);
-  return { kind, attributes, links: link ? [...links, link] : links };
+  if (link) return { kind, attributes, links: [...links, link] };
+  return links.length > 0 ? { kind, attributes, links } : { kind, attributes };
 }
 
 function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attributes {
