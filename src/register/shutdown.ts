@@ -1,5 +1,6 @@
 import { collectorsAnswering, exitStarted, reportAtExit } from './delivery';
 import type { Telemetry } from './telemetry';
+import { sayIfVitestKillsTheFlush } from './vitest-fork';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -68,7 +69,9 @@ export function shutdownOnExit(
   });
   for (const signal of SIGNALS) {
     process.once(signal, () => {
-      void shutdown().then(() => {
+      const flushed = shutdown();
+      if (signal === 'SIGTERM') sayIfVitestKillsTheFlush(flushed);
+      void flushed.then(() => {
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       });
     });

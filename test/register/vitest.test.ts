@@ -10,9 +10,9 @@ import { runCommand, type NodeRun } from '../helpers/run-node';
  * app's folder, the package installed there, the register in NODE_OPTIONS), exporting OTLP to a
  * local receiver. vitest imports the AI SDK by its entry's file URL, which the register hands
  * import-in-the-middle as an import by name (entry-by-url.ts), so the SDK is patched; in the worker
- * thread the register hands each span to the main thread, which exports it at its exit. (The forks
- * pool is not run here: vitest kills each fork 500 ms after its SIGTERM, which on a loaded machine
- * ends the fork's flush; docs/deployment.md.)
+ * thread the register hands each span to the main thread, which exports it at its exit. The
+ * default forks pool exports in each fork at its SIGTERM, and vitest kills the fork 500 ms later:
+ * with a collector slower than that, the fork says so.
  */
 
 const VITEST = join(__dirname, '..', '..', 'node_modules', '.bin', 'vitest');
@@ -35,7 +35,7 @@ describe('tests under vitest', function () {
   afterEach(() => receiver.close());
 
   /** `vitest run [args]` in the app folder, with the register and the receiver's OTLP settings. */
-  const vitest = (args: string[]): Promise<NodeRun> =>
+  const vitest = (args: string[], env: Record<string, string> = {}): Promise<NodeRun> =>
     runCommand(
       VITEST,
       ['run', ...args],
@@ -46,6 +46,7 @@ describe('tests under vitest', function () {
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_METRICS_EXPORTER: 'none',
         NO_COLOR: '1',
+        ...env,
       },
       { cwd: app.dir, killAfterMs: 90_000 },
     );
@@ -65,4 +66,19 @@ describe('tests under vitest', function () {
       expect(`${run.stdout}\n${run.stderr}`).to.not.include('otel-tool-errors');
     });
   }
+
+  it('the default forks pool, with a collector slower than vitest waits for a fork: one line says the spans may be lost', async () => {
+    receiver.setResponseDelay(3000);
+    const run = await vitest([], { OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000' });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/Tests\s+1 passed/);
+    const ours = `${run.stdout}\n${run.stderr}`
+      .split('\n')
+      .filter((line) => line.includes('otel-tool-errors'));
+    expect(ours).to.deep.equal([
+      'otel-tool-errors/register: vitest kills this test fork 500 ms after stopping it, and its spans are still ' +
+        'being exported: what is not sent by then is lost. Run vitest with --pool=threads, whose threads hand ' +
+        'their spans to vitest\'s main process (docs/deployment.md, "Tests under vitest").',
+    ]);
+  });
 });
