@@ -27,20 +27,29 @@ interface AttemptStore {
 }
 
 export function keepCountedFailure(spanContext: object, failure: CountedFailure): void {
-  (spanContext as AttemptStore)[COUNTED] = failure;
+  keep(() => ((spanContext as AttemptStore)[COUNTED] = failure));
 }
 
 /** What `tool.errors` counted a failed span under, once: a failure is recovered at most once. */
 export function takeCountedFailure(spanContext: object): CountedFailure | undefined {
   const store = spanContext as AttemptStore;
   const counted = store[COUNTED];
-  if (counted !== undefined) delete store[COUNTED];
+  if (counted !== undefined) keep(() => delete store[COUNTED]);
   return counted;
 }
 
 /** On a successful attempt's span context: the span contexts of the failed attempts it recovered. */
 export function keepRecoveredFailures(spanContext: object, failed: readonly object[]): void {
-  (spanContext as AttemptStore)[RECOVERED] = failed;
+  keep(() => ((spanContext as AttemptStore)[RECOVERED] = failed));
+}
+
+/** A span context that cannot be written (frozen) keeps nothing: its failure is not recovered. */
+function keep(write: () => unknown): void {
+  try {
+    write();
+  } catch {
+    // Nothing to keep it on.
+  }
 }
 
 export function recoveredFailures(spanContext: object): readonly object[] | undefined {

@@ -166,8 +166,13 @@ const ATTEMPT_CLAIMED = Symbol.for('otel-tool-errors.attemptClaimed');
  * (an AI SDK tool calling an MCP tool of the same name) count it once.
  */
 export function claimAttempt(span: Span): boolean {
-  const store = span.spanContext() as { [ATTEMPT_CLAIMED]?: true };
-  if (store[ATTEMPT_CLAIMED]) return false;
-  store[ATTEMPT_CLAIMED] = true;
-  return true;
+  try {
+    const store = span.spanContext() as { [ATTEMPT_CLAIMED]?: true };
+    if (store[ATTEMPT_CLAIMED]) return false;
+    store[ATTEMPT_CLAIMED] = true;
+    return true;
+  } catch {
+    // A span context that cannot be written (frozen): no attempts on that span, the call goes on.
+    return false;
+  }
 }
