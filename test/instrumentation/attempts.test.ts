@@ -107,13 +107,15 @@ describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
     expect(attempts.sizes).to.deep.equal({ traces: 0, failedCalls: 0 });
   });
 
-  it('drops expired traces when another call fails', () => {
+  it('drops expired traces at its next sweep (every 64 failures)', () => {
     let now = 0;
     const attempts = new ToolCallAttempts({ ttlMs: 100, now: () => now });
     for (let i = 0; i < 10; i++) attempts.failed(`old-${i}`, 'd', failedCall(i));
     now = 500;
-    attempts.failed('new', 'd', failedCall(99));
-    expect(attempts.sizes).to.deep.equal({ traces: 1, failedCalls: 1 });
+    for (let i = 0; i < 53; i++) attempts.failed(`new-${i}`, 'd', failedCall(i));
+    expect(attempts.sizes.traces).to.equal(63);
+    attempts.failed('new-53', 'd', failedCall(99));
+    expect(attempts.sizes).to.deep.equal({ traces: 54, failedCalls: 54 });
   });
 
   it('holds at most maxPerTrace failed calls of one trace, the oldest going first', () => {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, type Hmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { SpanContext } from '@opentelemetry/api';
 
 /**
@@ -47,6 +47,9 @@ export const ATTEMPT_BOUNDS = Object.freeze({
   ttlMs: 5 * 60_000,
 });
 
+/** Failures between two sweeps of expired traces. */
+const SWEEP_EVERY = 64;
+
 /** Failed attempts of one chain remembered for the recovered count. */
 const MAX_CHAIN = 16;
 
@@ -59,6 +62,7 @@ export class ToolCallAttempts {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private key: Buffer | undefined;
+  private sinceSweep = 0;
 
   constructor(options: ToolCallAttemptsOptions = {}) {
     this.maxTraces = options.maxTraces ?? ATTEMPT_BOUNDS.maxTraces;
@@ -79,13 +83,10 @@ export class ToolCallAttempts {
    */
   digest(toolName: string, side: string, args: unknown): string {
     this.key ??= randomBytes(32);
-    const hmac = createHmac('sha256', this.key);
-    hmac.update(side);
-    hmac.update('\u0000');
-    hmac.update(toolName);
-    hmac.update('\u0000');
-    writeCanonical(hmac, args);
-    return hmac.digest('base64');
+    // One update of one string: each update is a call into the crypto binding.
+    const parts = [side, '\u0000', toolName, '\u0000'];
+    writeCanonical(parts, args);
+    return createHmac('sha256', this.key).update(parts.join('')).digest('base64');
   }
 
   /** The failed call a call of `digest` starting now is an attempt of, if any. */
@@ -152,13 +153,17 @@ export class ToolCallAttempts {
       current.delete(oldest);
       this.failedCalls--;
     }
+    // Expired traces are swept every SWEEP_EVERY failures; the bounds are kept at each.
+    const sweep = ++this.sinceSweep >= SWEEP_EVERY;
+    if (sweep) this.sinceSweep = 0;
+    else if (this.traces.size <= this.maxTraces && this.failedCalls <= this.maxFailedCalls) return;
     const expiredBefore = this.now() - this.ttlMs;
     for (const [traceId, calls] of this.traces) {
       if (calls === current) break;
       const over = this.traces.size > this.maxTraces || this.failedCalls > this.maxFailedCalls;
       let newest = 0;
       for (const call of calls.values()) newest = Math.max(newest, call.endedAt);
-      if (!over && newest >= expiredBefore) break;
+      if (!over && (!sweep || newest >= expiredBefore)) break;
       this.traces.delete(traceId);
       this.failedCalls -= calls.size;
     }
@@ -182,12 +187,12 @@ const MAX_JSON_TEXT = 64 * 1024;
  * Writes `value` into the digest in one canonical form: object keys in order, text that is a JSON
  * object or array parsed first (OpenAI Agents hands over the model's JSON text), cycles cut.
  */
-function writeCanonical(hmac: Hmac, value: unknown): void {
+function writeCanonical(out: string[], value: unknown): void {
   if (typeof value === 'string') {
     const parsed = parsedJson(value);
-    if (parsed !== undefined) return writeValue(hmac, parsed, 0, new Set());
+    if (parsed !== undefined) return writeValue(out, parsed, 0, new Set());
   }
-  writeValue(hmac, value, 0, new Set());
+  writeValue(out, value, 0, new Set());
 }
 
 function parsedJson(text: string): unknown {
@@ -201,45 +206,45 @@ function parsedJson(text: string): unknown {
   }
 }
 
-function writeValue(hmac: Hmac, value: unknown, depth: number, seen: Set<object>): void {
+function writeValue(out: string[], value: unknown, depth: number, seen: Set<object>): void {
   switch (typeof value) {
     case 'string':
-      hmac.update(`s${value.length}:`);
-      hmac.update(value);
+      out.push(`s${value.length}:`);
+      out.push(value);
       return;
     case 'number':
     case 'boolean':
     case 'bigint':
-      hmac.update(`${(typeof value)[0]}${String(value)};`);
+      out.push(`${(typeof value)[0]}${String(value)};`);
       return;
     case 'undefined':
-      hmac.update('u;');
+      out.push('u;');
       return;
     case 'function':
     case 'symbol':
-      hmac.update(`${typeof value};`);
+      out.push(`${typeof value};`);
       return;
   }
-  if (value === null) return void hmac.update('n;');
+  if (value === null) return void out.push('n;');
   const object = value as object;
-  if (seen.has(object) || depth >= MAX_DEPTH) return void hmac.update('cut;');
-  if (object instanceof Date) return void hmac.update(`d${object.getTime()};`);
+  if (seen.has(object) || depth >= MAX_DEPTH) return void out.push('cut;');
+  if (object instanceof Date) return void out.push(`d${object.getTime()};`);
   seen.add(object);
   try {
     if (Array.isArray(object)) {
-      hmac.update(`a${object.length}[`);
-      for (const item of object) writeValue(hmac, item, depth + 1, seen);
-      hmac.update(']');
+      out.push(`a${object.length}[`);
+      for (const item of object) writeValue(out, item, depth + 1, seen);
+      out.push(']');
       return;
     }
     const keys = Object.keys(object).sort();
-    hmac.update(`o${keys.length}{`);
+    out.push(`o${keys.length}{`);
     for (const key of keys) {
-      hmac.update(`${key.length}:`);
-      hmac.update(key);
-      writeValue(hmac, (object as Record<string, unknown>)[key], depth + 1, seen);
+      out.push(`${key.length}:`);
+      out.push(key);
+      writeValue(out, (object as Record<string, unknown>)[key], depth + 1, seen);
     }
-    hmac.update('}');
+    out.push('}');
   } finally {
     seen.delete(object);
   }
