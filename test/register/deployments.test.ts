@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { expect } from 'chai';
-import { installApp } from '../pipeline/installed-app';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
+import { useInstalledAppBed } from '../helpers/installed-app-bed';
 import { runNode, type NodeRun } from '../pipeline/run-node';
 
 /**
@@ -19,29 +17,16 @@ const KILL_AFTER_MS = 60_000;
 
 describe('deployment recipes: NODE_OPTIONS, TypeScript entries, bundles', function () {
   this.timeout(240_000);
-  let app: { dir: string; remove(): void };
-  let flaky: FlakyServer;
-  let receiver: OtlpJsonReceiver;
-
-  before(async () => {
-    app = await installApp(join(__dirname, 'fixtures', 'langchain-agent'));
-    flaky = await startFlakyServer();
-  });
-  after(async () => {
-    app?.remove();
-    await flaky?.close();
-  });
-  beforeEach(async () => (receiver = await startOtlpJsonReceiver()));
-  afterEach(() => receiver.close());
+  const bed = useInstalledAppBed(join(__dirname, 'fixtures', 'langchain-agent'));
 
   /** Runs `node args` in the app folder with `env` and the receiver's OTLP settings. */
   const run = (args: string[], env: Record<string, string> = {}): Promise<NodeRun> =>
     runNode(
       args,
-      app.dir,
+      bed.app.dir,
       {
-        FLAKY_URL: flaky.url,
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        FLAKY_URL: bed.flaky.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_METRICS_EXPORTER: 'none',
         ...env,
@@ -53,7 +38,7 @@ describe('deployment recipes: NODE_OPTIONS, TypeScript entries, bundles', functi
   function expectToolSpan(result: NodeRun): void {
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.equal(APP_OUTPUT);
-    const tool = receiver.spans().find((span) => span.name === 'execute_tool lookup');
+    const tool = bed.receiver.spans().find((span) => span.name === 'execute_tool lookup');
     expect(tool, result.stderr).to.not.equal(undefined);
     expect(tool!.attributes).to.include({ 'error.type': '503', 'tool.error_kind': 'transient' });
     // Node's own warnings (type stripping, a typeless package.json) may appear; none of ours.
@@ -91,7 +76,7 @@ describe('deployment recipes: NODE_OPTIONS, TypeScript entries, bundles', functi
     const result = await run(['--require', 'otel-tool-errors/register', 'bundled.cjs']);
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.equal(APP_OUTPUT);
-    expect(receiver.spans().some((span) => span.name === 'execute_tool lookup')).to.equal(false);
+    expect(bed.receiver.spans().some((span) => span.name === 'execute_tool lookup')).to.equal(false);
     expect(result.stderr.split('\n').filter((line) => line !== '')).to.deep.equal([
       'otel-tool-errors: @langchain/core was bundled into bundled.cjs, where otel-tool-errors cannot patch it, ' +
         'so its tool calls get no spans from otel-tool-errors. Keep the frameworks out of the bundle: esbuild ' +
@@ -102,8 +87,8 @@ describe('deployment recipes: NODE_OPTIONS, TypeScript entries, bundles', functi
   /** Bundles agent.cjs for Node into `outfile` in the app folder, as a user's build script would. */
   async function bundle(outfile: string, options: { packages?: 'external' }): Promise<void> {
     await build({
-      entryPoints: [join(app.dir, 'agent.cjs')],
-      outfile: join(app.dir, outfile),
+      entryPoints: [join(bed.app.dir, 'agent.cjs')],
+      outfile: join(bed.app.dir, outfile),
       bundle: true,
       platform: 'node',
       format: 'cjs',

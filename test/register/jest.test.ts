@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { installApp } from '../pipeline/installed-app';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
+import { useInstalledAppBed } from '../helpers/installed-app-bed';
 import { runCommand, type NodeRun } from '../helpers/run-node';
 
 /**
@@ -22,20 +20,7 @@ const NOTICE =
 
 describe('tests under jest', function () {
   this.timeout(120_000);
-  let app: { dir: string; remove(): void };
-  let flaky: FlakyServer;
-  let receiver: OtlpJsonReceiver;
-
-  before(async () => {
-    app = await installApp(join(__dirname, 'fixtures', 'jest-agent'));
-    flaky = await startFlakyServer();
-  });
-  after(async () => {
-    app?.remove();
-    await flaky?.close();
-  });
-  beforeEach(async () => (receiver = await startOtlpJsonReceiver()));
-  afterEach(() => receiver.close());
+  const bed = useInstalledAppBed(join(__dirname, 'fixtures', 'jest-agent'));
 
   /** `jest [args]` in the app folder, with the receiver's OTLP settings and `env`. */
   const jest = (args: string[], env: Record<string, string>): Promise<NodeRun> =>
@@ -43,17 +28,17 @@ describe('tests under jest', function () {
       JEST,
       ['--ci', ...args],
       {
-        FLAKY_URL: flaky.url,
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        FLAKY_URL: bed.flaky.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_METRICS_EXPORTER: 'none',
         OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000',
         ...env,
       },
-      { cwd: app.dir, killAfterMs: 90_000 },
+      { cwd: bed.app.dir, killAfterMs: 90_000 },
     );
 
-  const toolSpans = () => receiver.spans().filter((span) => span.name === 'execute_tool get_weather');
+  const toolSpans = () => bed.receiver.spans().filter((span) => span.name === 'execute_tool get_weather');
   const ourLines = (run: NodeRun) =>
     `${run.stdout}\n${run.stderr}`.split('\n').filter((line) => line.includes('otel-tool-errors'));
 

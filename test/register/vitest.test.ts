@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { installApp } from '../pipeline/installed-app';
-import { startFlakyServer, type FlakyServer } from '../helpers/flaky-server';
-import { startOtlpJsonReceiver, type OtlpJsonReceiver } from '../helpers/otlp-json-receiver';
+import { useInstalledAppBed } from '../helpers/installed-app-bed';
 import { runCommand, type NodeRun } from '../helpers/run-node';
 
 /**
@@ -19,20 +17,7 @@ const VITEST = join(__dirname, '..', '..', 'node_modules', '.bin', 'vitest');
 
 describe('tests under vitest', function () {
   this.timeout(120_000);
-  let app: { dir: string; remove(): void };
-  let flaky: FlakyServer;
-  let receiver: OtlpJsonReceiver;
-
-  before(async () => {
-    app = await installApp(join(__dirname, 'fixtures', 'vitest-agent'));
-    flaky = await startFlakyServer();
-  });
-  after(async () => {
-    app?.remove();
-    await flaky?.close();
-  });
-  beforeEach(async () => (receiver = await startOtlpJsonReceiver()));
-  afterEach(() => receiver.close());
+  const bed = useInstalledAppBed(join(__dirname, 'fixtures', 'vitest-agent'));
 
   /** `vitest run [args]` in the app folder, with the register and the receiver's OTLP settings. */
   const vitest = (args: string[], env: Record<string, string> = {}): Promise<NodeRun> =>
@@ -41,14 +26,14 @@ describe('tests under vitest', function () {
       ['run', ...args],
       {
         NODE_OPTIONS: '--import otel-tool-errors/register',
-        FLAKY_URL: flaky.url,
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        FLAKY_URL: bed.flaky.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: bed.receiver.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_METRICS_EXPORTER: 'none',
         NO_COLOR: '1',
         ...env,
       },
-      { cwd: app.dir, killAfterMs: 90_000 },
+      { cwd: bed.app.dir, killAfterMs: 90_000 },
     );
 
   for (const pool of ['threads'] as const) {
@@ -56,7 +41,7 @@ describe('tests under vitest', function () {
       const run = await vitest([`--pool=${pool}`]);
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.match(/Tests\s+1 passed/);
-      const spans = receiver.spans();
+      const spans = bed.receiver.spans();
       const tool = spans.filter((span) => span.name === 'execute_tool get_weather');
       expect(tool, JSON.stringify(spans.map((span) => span.name))).to.have.length(1);
       expect(tool[0]!.statusCode).to.equal(2);
@@ -68,7 +53,7 @@ describe('tests under vitest', function () {
   }
 
   it('the default forks pool, with a collector slower than vitest waits for a fork: one line says the spans may be lost', async () => {
-    receiver.setResponseDelay(3000);
+    bed.receiver.setResponseDelay(3000);
     const run = await vitest([], { OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '10000' });
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/Tests\s+1 passed/);
