@@ -22,6 +22,16 @@ export interface ReadableSpanLike {
 /** A span in `onEnding`: still readable and writable. */
 export type EndingSpanLike = ReadableSpanLike & Pick<Span, 'setAttribute' | 'setStatus' | 'updateName'>;
 
+/** The attributes a live SDK span holds so far (the API's `Span` does not expose them); `{}` if none. */
+export function liveAttributesOf(span: Span): Attributes {
+  try {
+    const attributes = (span as unknown as { attributes?: unknown }).attributes;
+    return typeof attributes === 'object' && attributes !== null ? (attributes as Attributes) : {};
+  } catch {
+    return {};
+  }
+}
+
 export function parentSpanIdOf(span: ReadableSpanLike): string | undefined {
   return span.parentSpanContext?.spanId ?? span.parentSpanId;
 }

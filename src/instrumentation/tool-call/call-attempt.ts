@@ -1,5 +1,5 @@
 import { SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
-import { isObjectLike } from '../../classify/safe';
+import { liveAttributesOf } from '../../tool-span/span-shape';
 import { logger } from '../../logger';
 import {
   ATTR_ERROR_TYPE,
@@ -126,7 +126,7 @@ export class CallAttempt {
       const spanContext = span.spanContext();
       if (!trace.isSpanContextValid(spanContext)) return;
       this.digest ??= this.attempts.digest(this.toolName, this.side, this.args);
-      const written = readAttributes(span);
+      const written = liveAttributesOf(span);
       const errorType = written[ATTR_ERROR_TYPE];
       const errorKind = written[ATTR_TOOL_ERROR_KIND];
       this.attempts.failed(
@@ -148,15 +148,6 @@ export class CallAttempt {
 
 function isAttemptNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
-}
-
-function readAttributes(span: Span): Attributes {
-  try {
-    const attributes = (span as unknown as { attributes?: unknown }).attributes;
-    return isObjectLike(attributes) ? (attributes as Attributes) : {};
-  } catch {
-    return {};
-  }
 }
 
 const ATTEMPT_CLAIMED = Symbol.for('otel-tool-errors.attemptClaimed');

@@ -9,7 +9,6 @@ import {
   type SpanOptions,
   type Tracer,
 } from '@opentelemetry/api';
-import { isObjectLike } from '../../classify/safe';
 import { logger } from '../../logger';
 import { redactForCapture } from '../../redact/capture';
 import {
@@ -23,7 +22,7 @@ import {
 } from '../../semconv';
 import { ACTIVE_TOOL_CALL_KEY } from '../../tool-span/active-tool-call';
 import { missingToolName, recognizeToolSpan, type ToolSpanFamily } from '../../tool-span/recognition';
-import type { ReadableSpanLike } from '../../tool-span/span-shape';
+import { liveAttributesOf, type ReadableSpanLike } from '../../tool-span/span-shape';
 import { toolSpanName } from '../../tool-span/span-name';
 import type { ToolCallInfo, ToolInstrumentationConfig } from '../types';
 import type { ToolCallReport, ToolCallSettings } from './options';
@@ -132,7 +131,7 @@ export function recordToolError(err: unknown): void {
  * `undefined`. SDK span fields are read by duck typing, never trusted to exist.
  */
 function frameworkToolSpanFamily(span: Span, toolName: string): ToolSpanFamily | undefined {
-  const view = { name: readName(span) ?? '', attributes: readAttributes(span) } as ReadableSpanLike;
+  const view = { name: readName(span) ?? '', attributes: liveAttributesOf(span) } as ReadableSpanLike;
   const family = recognizeToolSpan(view, undefined);
   if (!family) return undefined;
   const name = view.attributes[ATTR_GEN_AI_TOOL_NAME] ?? missingToolName(view, family);
@@ -152,7 +151,7 @@ function startToolCall(
     const active = trace.getSpan(parent);
     const family = active?.isRecording() ? frameworkToolSpanFamily(active, info.name) : undefined;
     if (active && family) {
-      const present = readAttributes(active);
+      const present = liveAttributesOf(active);
       // Another convention's span keeps its own operation name (backends key on it); see the processor.
       const missing = Object.entries(describe(info, config)).filter(
         ([key]) =>
@@ -243,15 +242,6 @@ function describe(info: ToolCallInfo, config: ToolInstrumentationConfig): Attrib
     attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = redactForCapture(info.args);
   }
   return attributes;
-}
-
-function readAttributes(span: Span): Attributes {
-  try {
-    const attributes = (span as unknown as { attributes?: unknown }).attributes;
-    return isObjectLike(attributes) ? (attributes as Attributes) : {};
-  } catch {
-    return {};
-  }
 }
 
 function readName(span: Span): string | undefined {
