@@ -1,4 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+// 'crypto', not 'node:crypto': the register's build hands the bare name a module that requires it on
+// first use (tsup-crypto-when-used.ts), so a start that no tool call failed in loads no crypto.
+import { createHmac, randomBytes } from 'crypto';
 import type { SpanContext } from '@opentelemetry/api';
 
 /**
