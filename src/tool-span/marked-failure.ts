@@ -64,7 +64,7 @@ export function markSpanFailed(
   span.setStatus({
     code: SpanStatusCode.ERROR,
     // Our own text (`auth: HTTPStatusError`) holds a kind and a bounded `error.type`, no data: not
-    // scrubbed, where "auth: …" would read as a credential.
+    // scrubbed, where "auth: ..." would read as a credential.
     message: message
       ? scrubMessage(message)
       : fallbackFailureText(classification.kind, classification.errorType),

@@ -107,6 +107,16 @@ describe('the SDK file, through a code cache kept after the start (child process
     return { identity: stored.subarray(0, 4 + length), code: stored.subarray(4 + length) };
   }
 
+  it('the build writes the SDK file in ASCII, which the start reads without decoding UTF-8 (every Node line)', () => {
+    const source = readFileSync(join(dirname(bed.bundles.cjs), 'register-sdk.cjs'));
+    const line = source
+      .toString('utf8')
+      .split('\n')
+      .find((text) => !isAscii(Buffer.from(text)));
+    // esbuild escapes strings but keeps some comments (in array and object literals) as written.
+    expect(line, 'a comment or text beyond ASCII in the bundle').to.equal(undefined);
+  });
+
   for (const [flag, entry] of [
     ['--require', 'register.cjs'],
     ['--import', 'register-esm.mjs'],

@@ -84,7 +84,7 @@ export class CallAttempt {
 
   /**
    * A span that started before the call (a framework's own): the attempt's attribute and, where
-   * the API has `addLink` (api ≥ 1.9 with an SDK that records it), its link.
+   * the API has `addLink` (api >= 1.9 with an SDK that records it), its link.
    */
   enrichStarted(span: Span): void {
     try {
