@@ -7,8 +7,8 @@
 #   @opentelemetry/sdk-node 0.301 and api 1.10; --require and --import child processes);
 # - .mocharc.whole-suite.json: the repository's processor, metrics, instrumentation and classifier
 #   suites, their @opentelemetry/* imports resolved to the 3.x packages (resolve-otel3.mjs).
-#   Not the Claude Agent SDK spec: it starts the register bundle (the 2.x SDK) in child processes,
-#   which inherit the 3.x resolution hook; the register on 3.x is the tarball test above.
+#   Not the Claude Agent SDK spec nor the adding-a-framework spec: they build or start the register
+#   bundle (the 2.x SDK), under the 3.x resolution hook; the register on 3.x is the tarball test above.
 #   The Google ADK spec runs first, as in .mocharc.cjs: under mocha every instrumentation gets its
 #   own require-in-the-middle hook, a layer every later require goes through, and ADK's load,
 #   thousands of files under the 3.x resolution hook, went past its 180 s late in the suite.
