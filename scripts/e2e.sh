@@ -34,7 +34,7 @@
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
 # Then Google ADK, LangGraph, Strands Agents and Microsoft Agent Framework agents in Python
 # (scripts/python-agents/, a cached virtual environment) send their failing tool calls through the
-# same tiers, and scripts/e2e-python.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
+# same tiers, and scripts/e2e-agents.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
 # tool_errors processor, and that span metrics count them by kind.
 #
 # Environment:
@@ -401,6 +401,9 @@ OTEL_SERVICE_NAME="$E2E_PROD_BATCH_SERVICE" OTEL_BSP_MAX_QUEUE_SIZE=10000 traffi
 node scripts/e2e-production.mjs
 # Python agents through the same tiers: nothing in them classifies their failures; the gateways'
 # tool_errors processor does, before span metrics and tail sampling.
+# A credential the agents put in their tools' URLs: the processor must scrub it from every tool
+# span's status and exception events (scripts/e2e-agents.mjs).
+export E2E_AGENT_SECRET="e2e-secret-5b7d0c9a"
 if [ -n "$PYTHON_AGENTS" ]; then
   export E2E_PY_ADK_SERVICE="${SERVICE}-python-adk" E2E_PY_LANGGRAPH_SERVICE="${SERVICE}-python-langgraph"
   export E2E_PY_STRANDS_SERVICE="${SERVICE}-python-strands" E2E_PY_AGENT_FRAMEWORK_SERVICE="${SERVICE}-python-agent-framework"
@@ -411,7 +414,7 @@ if [ -n "$PYTHON_AGENTS" ]; then
     "$PYTHON_AGENTS scripts/python-agents/strands_agent.py"
   OTEL_SERVICE_NAME="$E2E_PY_AGENT_FRAMEWORK_SERVICE" traffic python-agent-framework "$AG_HTTP" \
     "$PYTHON_AGENTS scripts/python-agents/agent_framework_agent.py"
-  node scripts/e2e-python.mjs
+  node scripts/e2e-agents.mjs
 fi
 OK=1
 log "production tiers passed in $(($(date +%s) - t_start))s"

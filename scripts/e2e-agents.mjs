@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// Checks that the Python agents' failed tool spans (scripts/python-agents/), which nothing in the
-// apps classifies, reach Jaeger classified by the gateways' tool_errors processor, and that the
-// gateways' span metrics count them by kind.
+// Checks that the failed tool spans of agents in other languages (scripts/python-agents/ and the
+// like), which nothing in the apps classifies, reach Jaeger classified by the gateways'
+// tool_errors processor, with the agent's secret scrubbed from their status and exception events,
+// and that the gateways' span metrics count them by kind.
 //
 // Environment (set by scripts/e2e.sh):
 //   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
 //   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE, E2E_PY_STRANDS_SERVICE,
 //   E2E_PY_AGENT_FRAMEWORK_SERVICE  the agents' service names (an agent whose variable is unset
 //                                   is not checked)
+//   E2E_AGENT_SECRET               a credential the agents put in their tools' URLs (userinfo or
+//                                  query): it must not reach Jaeger on a tool span
 const env = process.env;
 const JAEGER = env.E2E_JAEGER_URL.replace(/\/$/, '');
 const gateways = env.E2E_GATEWAY_METRICS.split(/\s+/).filter(Boolean);
 const startMs = Number(env.E2E_START_MS || Date.now() - 15 * 60_000) - 60_000;
 const deadline = Date.now() + Number(env.E2E_TIMEOUT_S || 120) * 1000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secret = env.E2E_AGENT_SECRET;
 
 // What each agent's tools do against the flaky server, and what the collector must write: what
 // the same failure gets in JavaScript (503, 429, timeout), and for a refused connection, whose
@@ -113,6 +117,8 @@ async function jaegerSpans(service) {
           name: s.name,
           error: s.status?.code === 2 || s.status?.code === 'STATUS_CODE_ERROR',
           attrs: Object.fromEntries((s.attributes || []).map((a) => [a.key, anyValue(a.value)])),
+          // What a scrubber must have cleaned: the status and the exception events.
+          text: JSON.stringify([s.status?.message, s.events]),
         });
   return spans;
 }
@@ -121,11 +127,14 @@ function check(agent, spans) {
   return Object.entries(agent.expect).map(([tool, want]) => {
     const span = spans.find((s) => s.name === agent.span(tool));
     const got = span && Object.fromEntries(Object.keys(want).map((k) => [k, span.attrs[k]]));
-    const ok = Boolean(span?.error) && Object.entries(want).every(([k, v]) => got[k] === v);
+    const leaked = Boolean(secret && span?.text.includes(secret));
+    const ok = Boolean(span?.error) && !leaked && Object.entries(want).every(([k, v]) => got[k] === v);
     return {
       tool,
       ok,
-      detail: span ? `${JSON.stringify(got)}, status ${span.error ? 'ERROR' : 'not ERROR'}` : 'no span',
+      detail: span
+        ? `${JSON.stringify(got)}, status ${span.error ? 'ERROR' : 'not ERROR'}${leaked ? ', SECRET LEAKED' : ''}`
+        : 'no span',
     };
   });
 }
@@ -136,7 +145,7 @@ function report(ok, name, detail) {
   console.log(`  ${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
 }
 
-console.log(`e2e-python: Jaeger ${JAEGER}`);
+console.log(`e2e-agents: Jaeger ${JAEGER}`);
 for (const agent of AGENTS) {
   let checked = [];
   for (;;) {
@@ -147,7 +156,7 @@ for (const agent of AGENTS) {
   for (const c of checked) report(c.ok, `${agent.service}: ${agent.span(c.tool)}`, c.detail);
 }
 
-// The span metrics (before sampling) count the Python agents' failures by kind.
+// The span metrics (before sampling) count the agents' failures by kind.
 const calls = [];
 for (const url of gateways) {
   const text = await (await fetch(url, { signal: AbortSignal.timeout(10_000) })).text();
@@ -174,5 +183,5 @@ for (const agent of AGENTS) {
 }
 
 const passed = results.filter(Boolean).length;
-console.log(`e2e-python: ${passed} passed, ${results.length - passed} failed`);
+console.log(`e2e-agents: ${passed} passed, ${results.length - passed} failed`);
 process.exit(passed === results.length ? 0 : 1);
