@@ -54,6 +54,7 @@
 #                     E2E_SCREENSHOT_DIR=docs/images refreshes the ones the docs show)
 #   E2E_CHROMIUM      the Chromium binary (default: Debian's chromium, installed if missing)
 #   E2E_KEEP=1        keep the temp dir with configs and logs
+#   E2E_PREPARE_ONLY=1 only build and install what the suite needs (cached), then exit
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -195,6 +196,13 @@ if [ -z "${E2E_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 export E2E_CHROMIUM="${E2E_CHROMIUM:-$(command -v chromium)}"
+
+# Everything above is built or installed once and cached: .ci/run prepares it in the background
+# while the mocha suites run (E2E_PREPARE_ONLY=1), and the run proper finds it ready.
+if [ "${E2E_PREPARE_ONLY:-}" = 1 ]; then
+  log "prepared: every binary and environment the suite runs is built and installed"
+  exit 0
+fi
 
 # ---- 3. Configs: the shipped files plus small substitutions, in a temp dir ----
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/otel-tool-errors-e2e.XXXXXX")"
