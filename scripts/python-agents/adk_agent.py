@@ -20,24 +20,7 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
 
-from common import fetch, start_server, start_tracing
-
-BASE = start_server()
-
-
-def get_weather(city: str) -> dict:
-    """The weather for a city."""
-    return fetch(BASE, "/500/weather?city=" + city)
-
-
-def search_news(query: str) -> dict:
-    """News about a topic."""
-    return fetch(BASE, "/429/news?q=" + query)
-
-
-def get_stock(symbol: str) -> dict:
-    """A stock's price."""
-    return fetch(BASE, "/slow/stock?symbol=" + symbol, timeout=0.3)
+from common import CALLS, http_tools, start_tracing
 
 
 def lookup_order(order_id: str) -> dict:
@@ -45,8 +28,8 @@ def lookup_order(order_id: str) -> dict:
     return {"status": "error", "error_message": "order service answered HTTP 503 Service Unavailable"}
 
 
-CALLS = [("get_weather", {"city": "Lyon"}), ("search_news", {"query": "otel"}),
-         ("get_stock", {"symbol": "ACME"}), ("lookup_order", {"order_id": "42"})]
+TOOLS = http_tools(500)[:3] + [lookup_order]
+CALLS = [call for call in CALLS if call[0] != "get_rates"]
 
 
 class ScriptedModel(BaseLlm):
@@ -75,7 +58,7 @@ async def run_one(tool, args):
         name="assistant",
         model=ScriptedModel(model="scripted", tool=tool, args=args),
         instruction="Use the tools.",
-        tools=[get_weather, search_news, get_stock, lookup_order],
+        tools=TOOLS,
     )
     runner = InMemoryRunner(agent=agent, app_name="e2e")
     session = await runner.session_service.create_session(app_name="e2e", user_id="u")

@@ -2,6 +2,7 @@
 their users set it up (OTLP over HTTP, configured by the standard OTEL_* variables), and the tools'
 HTTP calls, which fail for real."""
 
+import os
 import socket
 import threading
 import time
@@ -72,7 +73,40 @@ def start_tracing():
 
 
 def fetch(base, path, timeout=5.0):
-    """GET base+path; raises httpx's errors as a tool's HTTP call does."""
-    response = httpx.get(base + path, timeout=timeout)
+    """GET base+path with the API key in the query, as many APIs take it; raises httpx's errors as a
+    tool's HTTP call does (their texts quote the URL: the collector must scrub the key)."""
+    key = os.environ.get("E2E_AGENT_SECRET", "not-a-real-key")
+    response = httpx.get(base + path, params={"api_key": key}, timeout=timeout)
     response.raise_for_status()
     return response.json()
+
+
+def http_tools(weather_status):
+    """The tools every agent offers, as plain functions (each framework's decorator takes them as
+    they are), failing for real: get_weather on `weather_status` (500 or 503), search_news on a 429
+    with Retry-After, get_stock on a client timeout, get_rates on a refused connection."""
+    base, refused = start_server(), refused_url()
+
+    def get_weather(city: str) -> dict:
+        """The weather for a city."""
+        return fetch(base, f"/{weather_status}/weather?city=" + city)
+
+    def search_news(query: str) -> dict:
+        """News about a topic."""
+        return fetch(base, "/429/news?q=" + query)
+
+    def get_stock(symbol: str) -> dict:
+        """A stock's price."""
+        return fetch(base, "/slow/stock?symbol=" + symbol, timeout=0.3)
+
+    def get_rates(currency: str) -> dict:
+        """Exchange rates, from a service that is down."""
+        return fetch(refused, "/rates?base=" + currency)
+
+    return [get_weather, search_news, get_stock, get_rates]
+
+
+# One run per tool: its name and the arguments the scripted model calls it with.
+CALLS = [("get_weather", {"city": "Lyon"}), ("search_news", {"query": "otel"}),
+         ("get_stock", {"symbol": "ACME"}), ("get_rates", {"currency": "EUR"}),
+         ("lookup_order", {"order_id": "42"})]

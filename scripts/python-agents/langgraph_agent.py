@@ -14,28 +14,9 @@ from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from openinference.instrumentation.langchain import LangChainInstrumentor
 
-from common import fetch, start_server, start_tracing
+from common import http_tools, start_tracing
 
 os.environ.setdefault("OTEL_SERVICE_NAME", "python-langgraph-agent")
-BASE = start_server()
-
-
-@tool
-def get_weather(city: str) -> dict:
-    """The weather for a city."""
-    return fetch(BASE, "/500/weather?city=" + city)
-
-
-@tool
-def search_news(query: str) -> dict:
-    """News about a topic."""
-    return fetch(BASE, "/429/news?q=" + query)
-
-
-@tool
-def get_stock(symbol: str) -> dict:
-    """A stock's price."""
-    return fetch(BASE, "/slow/stock?symbol=" + symbol, timeout=0.3)
 
 
 @tool
@@ -44,7 +25,7 @@ def lookup_order(order_id: str) -> dict:
     return {"success": False, "error": "order service answered HTTP 503 Service Unavailable"}
 
 
-TOOLS = [get_weather, search_news, get_stock, lookup_order]
+TOOLS = [tool(f) for f in http_tools(500)[:3]] + [lookup_order]
 
 
 class State(TypedDict):

@@ -14,34 +14,7 @@ os.environ.setdefault("OTEL_SERVICE_NAME", "python-strands-agent")
 from strands import Agent, tool
 from strands.models.model import Model
 
-from common import fetch, refused_url, start_server, start_tracing
-
-BASE = start_server()
-REFUSED = refused_url()
-
-
-@tool
-def get_weather(city: str) -> dict:
-    """The weather for a city."""
-    return fetch(BASE, "/503/weather?city=" + city)
-
-
-@tool
-def search_news(query: str) -> dict:
-    """News about a topic."""
-    return fetch(BASE, "/429/news?q=" + query)
-
-
-@tool
-def get_stock(symbol: str) -> dict:
-    """A stock's price."""
-    return fetch(BASE, "/slow/stock?symbol=" + symbol, timeout=0.3)
-
-
-@tool
-def get_rates(currency: str) -> dict:
-    """Exchange rates, from a service that is down."""
-    return fetch(REFUSED, "/rates?base=" + currency)
+from common import CALLS, http_tools, start_tracing
 
 
 @tool
@@ -50,10 +23,7 @@ def lookup_order(order_id: str) -> dict:
     return {"error": "order service answered HTTP 503 Service Unavailable"}
 
 
-TOOLS = [get_weather, search_news, get_stock, get_rates, lookup_order]
-CALLS = [("get_weather", {"city": "Lyon"}), ("search_news", {"query": "otel"}),
-         ("get_stock", {"symbol": "ACME"}), ("get_rates", {"currency": "EUR"}),
-         ("lookup_order", {"order_id": "42"})]
+TOOLS = [tool(f) for f in http_tools(503)] + [lookup_order]
 
 
 class ScriptedModel(Model):
