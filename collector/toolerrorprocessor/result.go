@@ -14,7 +14,8 @@ import (
 // - `{status: 'error'}` (LangChain ToolMessage, REST-style);
 // - the ADK contract `{success: false, error}`;
 // - Mastra and VoltAgent `{error: true, message, validationErrors?}`;
-// - `{error: "text"}`.
+// - `{error: "text"}`;
+// each also as the `output` of Genkit's tool response `{output, content}` (its `tool.v2` actions).
 
 var outputValidation = regexp.MustCompile(`(?i)output validation`)
 
@@ -136,6 +137,12 @@ func (p *toolErrors) classifyResultValue(value any, depth int) *classify.Classif
 }
 
 func (p *toolErrors) classifyResult(obj map[string]any) *classify.Classification {
+	if output, ok := genkitToolResponse(obj); ok {
+		if inner, ok := output.(map[string]any); ok {
+			return p.classifyResult(inner)
+		}
+		return nil
+	}
 	c := p.classifier
 	if message, ok := langChainToolMessage(obj); ok {
 		if message["status"] == "error" {
@@ -235,6 +242,21 @@ func langChainToolMessage(obj map[string]any) (map[string]any, bool) {
 	}
 	data, ok := obj["data"].(map[string]any)
 	return data, ok
+}
+
+// genkitToolResponse reads Genkit's tool response, `{"output": ..., "content": [...]}`, as its
+// `tool.v2` actions record it in `genkit:output`: the tool's own value is its `output`.
+func genkitToolResponse(obj map[string]any) (any, bool) {
+	output, ok := obj["output"]
+	if !ok {
+		return nil, false
+	}
+	for key := range obj {
+		if key != "output" && key != "content" {
+			return nil, false
+		}
+	}
+	return output, true
 }
 
 // shapeOf reads an error serialised as JSON: `name`, `code`, `message`, `status` / `statusCode`.

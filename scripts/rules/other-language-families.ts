@@ -21,4 +21,12 @@ export const OTHER_LANGUAGE_FAMILIES: readonly Omit<SpanFamily, 'readErrorResult
     toolName: ['mcp.tool.name'],
     mcpToolCall: { flag: 'mcp.tool.result.is_error', text: 'mcp.tool.result.content' },
   },
+  {
+    // Genkit for Go (and JavaScript's multipart tools): tool actions of type `tool.v2`, named by
+    // the tool; `genkit:output` holds the tool's response, `{"output": ..., "content": [...]}`.
+    framework: 'Genkit (tool.v2: Go, multipart tools)',
+    recognise: [{ attributes: { 'genkit:metadata:subtype': 'tool.v2', 'genkit:type': 'action' } }],
+    toolName: ['genkit:name', { wholeName: true }],
+    result: ['genkit:output'],
+  },
 ];
