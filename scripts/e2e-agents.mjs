@@ -7,7 +7,8 @@
 // Environment (set by scripts/e2e.sh):
 //   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
 //   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE, E2E_PY_STRANDS_SERVICE,
-//   E2E_PY_AGENT_FRAMEWORK_SERVICE  the agents' service names (an agent whose variable is unset
+//   E2E_PY_AGENT_FRAMEWORK_SERVICE, E2E_GO_GENKIT_SERVICE
+//                                   the agents' service names (an agent whose variable is unset
 //                                   is not checked)
 //   E2E_AGENT_SECRET               a credential the agents put in their tools' URLs (userinfo or
 //                                  query): it must not reach Jaeger on a tool span
@@ -88,6 +89,22 @@ const AGENTS = [
         'tool.error_kind': 'network',
         'tool.error_framework_type': 'ConnectError',
       },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+  // Genkit for Go writes no error.type: a failed tool's span (named by the tool, a `tool.v2`
+  // action) has status ERROR with the error's text, an exception event whose type is the Go type
+  // (`*url.Error`), and genkit:state=error. The status, timeout or refusal is only in that text. Its
+  // returned error result is in genkit:output, the tool response's output, the span UNSET.
+  {
+    service: env.E2E_GO_GENKIT_SERVICE,
+    span: (tool) => tool,
+    expect: {
+      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
+      get_account: { 'error.type': '401', 'tool.error_kind': 'auth' },
+      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
+      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
       lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
     },
   },

@@ -33,7 +33,8 @@
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
 # Then Google ADK, LangGraph, Strands Agents and Microsoft Agent Framework agents in Python
-# (scripts/python-agents/, a cached virtual environment) send their failing tool calls through the
+# (scripts/python-agents/, a cached virtual environment) and a Genkit for Go agent
+# (scripts/go-agent/, a cached binary) send their failing tool calls through the
 # same tiers, and scripts/e2e-agents.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
 # tool_errors processor, and that span metrics count them by kind.
 #
@@ -176,6 +177,18 @@ if command -v python3 >/dev/null 2>&1; then
 else
   PYTHON_AGENTS=""
   log "the Python agents will be skipped: no python3 on PATH"
+fi
+
+# ---- 1d. The Genkit for Go agent, built once and cached ----
+# Genkit's own tool spans, traced by the OpenTelemetry Go SDK, which only the gateways'
+# tool_errors processor classifies (scripts/go-agent/).
+if command -v go >/dev/null 2>&1; then
+  GO_AGENT="$(E2E_CACHE_DIR="$CACHE" bash scripts/go-agent/setup.sh)" ||
+    die "building the Genkit for Go agent failed (scripts/go-agent/setup.sh)"
+  log "Genkit for Go agent: $GO_AGENT"
+else
+  GO_AGENT=""
+  log "the Genkit for Go agent will be skipped: no go on PATH"
 fi
 
 # ---- 2. Prometheus (Debian package) ----
@@ -422,6 +435,12 @@ if [ -n "$PYTHON_AGENTS" ]; then
     "$PYTHON_AGENTS scripts/python-agents/strands_agent.py"
   OTEL_SERVICE_NAME="$E2E_PY_AGENT_FRAMEWORK_SERVICE" traffic python-agent-framework "$AG_HTTP" \
     "$PYTHON_AGENTS scripts/python-agents/agent_framework_agent.py"
+fi
+if [ -n "$GO_AGENT" ]; then
+  export E2E_GO_GENKIT_SERVICE="${SERVICE}-go-genkit"
+  OTEL_SERVICE_NAME="$E2E_GO_GENKIT_SERVICE" traffic go-genkit "$AG_HTTP" "$GO_AGENT"
+fi
+if [ -n "$PYTHON_AGENTS$GO_AGENT" ]; then
   node scripts/e2e-agents.mjs
 fi
 OK=1
