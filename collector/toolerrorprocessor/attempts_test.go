@@ -182,7 +182,8 @@ func TestCanonicalArguments(t *testing.T) {
 }
 
 // A real Strands Agents run (scripts/python-agents/strands_retry_agent.py, its OTLP export as
-// received, kept beside it rather than in this package, which npm ships): get_weather for Lyon fails on a 503, again for Lyon succeeds, then for Paris fails.
+// received, kept beside it rather than in this package, which npm ships): get_weather for Lyon fails on a 503, again for Lyon succeeds, then for Paris fails,
+// then two calls for Nice run concurrently (one fails, one succeeds).
 // Strands records the arguments in the tool span's `gen_ai.tool.message` event and numbers no
 // attempts: the processor does.
 func TestAttemptsOfAStrandsAgentRun(t *testing.T) {
@@ -208,10 +209,10 @@ func TestAttemptsOfAStrandsAgentRun(t *testing.T) {
 		}
 	})
 	sort.Slice(tools, func(i, j int) bool { return tools[i].StartTimestamp() < tools[j].StartTimestamp() })
-	if len(tools) != 3 {
-		t.Fatalf("want 3 get_weather spans, got %d", len(tools))
+	if len(tools) != 5 {
+		t.Fatalf("want 5 get_weather spans, got %d", len(tools))
 	}
-	lyon, retry, paris := tools[0], tools[1], tools[2]
+	lyon, retry, paris, nice := tools[0], tools[1], tools[2], tools[3:]
 	for _, failed := range []ptrace.Span{lyon, paris} {
 		if got := stringAttribute(failed.Attributes(), "error.type"); got != "503" || failed.Status().Code() != ptrace.StatusCodeError {
 			t.Errorf("a failed call: error.type=%q status %v, want 503 ERROR", got, failed.Status().Code())
@@ -232,5 +233,13 @@ func TestAttemptsOfAStrandsAgentRun(t *testing.T) {
 	}
 	if attemptOf(paris) != 0 || paris.Links().Len() != 0 {
 		t.Error("the call with other arguments is no attempt")
+	}
+	if nice[0].Status().Code() == nice[1].Status().Code() || nice[1].StartTimestamp() > nice[0].EndTimestamp() {
+		t.Fatal("the Nice calls: want one failed and one succeeded, overlapping")
+	}
+	for _, parallel := range nice {
+		if attemptOf(parallel) != 0 || parallel.Links().Len() != 0 || stringAttribute(parallel.Attributes(), attrRecoveredErrorKind) != "" {
+			t.Error("parallel calls with the same arguments are no attempts of each other")
+		}
 	}
 }

@@ -1,15 +1,18 @@
 """A Strands Agents (Python) agent that retries a failed tool call, traced by Strands' own spans:
 its weather API answers 503 to the first request for each city and 200 after. In one agent run the
 scripted model calls get_weather for Lyon (503), again for Lyon after the error (200: an attempt of
-the failed call), then for Paris (503: other arguments, no attempt). Nothing in the app numbers
-attempts: the collector's tool_errors processor does, from the arguments Strands records in the
-tool span's `gen_ai.tool.message` event. What one run sent, as received, is the collector
-processor's test data (captures/strands-retry.json, read by
-collector/toolerrorprocessor/attempts_test.go)."""
+the failed call), then for Paris (503: other arguments, no attempt), then twice for Nice in one
+turn, which Strands runs concurrently (one 503, one 200: parallel calls, no attempts of each
+other). Nothing in the app numbers attempts: the collector's tool_errors processor does, from the
+arguments Strands records in the tool span's `gen_ai.tool.message` event. What one run sent, as
+received, is the collector processor's test data (captures/strands-retry.json, read by
+collector/toolerrorprocessor/attempts_test.go); scripts/e2e.sh runs it through the production
+tiers and scripts/e2e-attempts.mjs checks what reaches Jaeger and the span metrics."""
 
 import json
 import os
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 os.environ.setdefault("OTEL_SERVICE_NAME", "python-strands-retry-agent")
@@ -25,6 +28,7 @@ class _FailsOnce(BaseHTTPRequestHandler):
     lock = threading.Lock()
 
     def do_GET(self):  # noqa: N802 (http.server's name)
+        time.sleep(0.1)  # a remote API's latency: calls started together overlap
         with self.lock:
             first = self.path not in self.seen
             self.seen.add(self.path)
@@ -52,14 +56,15 @@ BASE = start_api()
 @tool
 def get_weather(city: str) -> dict:
     """The weather for a city."""
-    return fetch(BASE, "/weather?city=" + city)
+    return fetch(BASE, "/weather/" + city)  # by path: fetch sets the query (the API key)
 
 
-CALLS = [{"city": "Lyon"}, {"city": "Lyon"}, {"city": "Paris"}]
+# The get_weather calls of each turn, in order; the last turn's two run concurrently.
+TURNS = [[{"city": "Lyon"}], [{"city": "Lyon"}], [{"city": "Paris"}], [{"city": "Nice"}, {"city": "Nice"}]]
 
 
 class ScriptedModel(Model):
-    """A custom model provider: one get_weather call a turn, in CALLS' order, then text."""
+    """A custom model provider: the get_weather calls of one turn in TURNS a message, then text."""
 
     def __init__(self):
         self.config = {"model_id": "scripted"}
@@ -75,24 +80,25 @@ class ScriptedModel(Model):
         yield  # an async generator, as the interface declares
 
     async def stream(self, messages, tool_specs=None, system_prompt=None, **kwargs):
-        answered = sum(1 for message in messages for block in message["content"] if "toolResult" in block)
+        turn = sum(1 for message in messages if any("toolResult" in block for block in message["content"]))
         yield {"messageStart": {"role": "assistant"}}
-        if answered >= len(CALLS):
+        if turn >= len(TURNS):
             yield {"contentBlockDelta": {"delta": {"text": "done"}}}
             yield {"contentBlockStop": {}}
             yield {"messageStop": {"stopReason": "end_turn"}}
             return
-        call = {"toolUseId": f"call_{answered}", "name": "get_weather"}
-        yield {"contentBlockStart": {"start": {"toolUse": call}}}
-        yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(CALLS[answered])}}}}
-        yield {"contentBlockStop": {}}
+        for i, arguments in enumerate(TURNS[turn]):
+            call = {"toolUseId": f"call_{turn}_{i}", "name": "get_weather"}
+            yield {"contentBlockStart": {"start": {"toolUse": call}}}
+            yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(arguments)}}}}
+            yield {"contentBlockStop": {}}
         yield {"messageStop": {"stopReason": "tool_use"}}
 
 
 def main():
     provider = start_tracing()  # Strands uses the global tracer provider
     agent = Agent(model=ScriptedModel(), tools=[get_weather], callback_handler=None, name="forecaster")
-    result = agent("the weather in Lyon, then Paris")
+    result = agent("the weather in Lyon, then Paris, then Nice")
     print(f"strands retry: {str(result).strip()}", flush=True)
     provider.shutdown()
 
