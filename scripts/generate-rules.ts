@@ -21,6 +21,8 @@ import {
   UNKNOWN_TOOL_TEXT,
 } from '../src/classify/codes';
 import { kindForSqlState } from '../src/classify/database';
+import { codeForClassName, statusForClassName } from '../src/classify/class-name';
+import { causesInStack } from '../src/classify/stack-causes';
 import { MAX_SCANNED_MESSAGE_LENGTH } from '../src/classify/message';
 import {
   DEFAULT_ERROR_TYPE_IDLE_MS,
@@ -193,6 +195,16 @@ export function buildRules(): Record<string, unknown> {
     'MONGO_RETRYABLE_LABELS',
     'REDIS_PREFIXES',
   ]);
+  const className = moduleTables(src('classify/class-name.ts'), [
+    'STATUS_CLASS_NAMES',
+    'ERROR_SUFFIX',
+    'CLASS_CODES',
+  ]);
+  const stackCauses = moduleTables(src('classify/stack-causes.ts'), [
+    'STACK_CAUSE_LINE',
+    'MAX_STACK_READ',
+    'MAX_STACK_CAUSES',
+  ]);
   const classifyError = moduleTables(src('classify/classify-error.ts'), [
     'UNINFORMATIVE_CLASSES',
     'MAX_LINKS',
@@ -203,7 +215,7 @@ export function buildRules(): Record<string, unknown> {
     'MAY_HOLD_SECRET_EXACT_CASE',
     'MAY_HOLD_SECRET_ANY_CASE',
     'MIN_OPAQUE_RUN',
-    'FRAME_LINE_START',
+    'FRAME_LINE',
   ]);
   const exception = moduleTables(src('redact/exception.ts'), ['ATTR_EXCEPTION_STACKTRACE']);
   const spanEvidence = moduleTables(src('processor/span-evidence.ts'), [
@@ -225,6 +237,13 @@ export function buildRules(): Record<string, unknown> {
   for (const [name, kind] of Object.entries(namedKinds)) check(kindForName(name) === kind, `class ${name}`);
   check(parseRetryAfter({ 'retry-after-ms': '1500', 'retry-after': '9' }) === 1500, 'retry-after-ms first');
   check(sanitizeErrorType('a b/c') === 'a_b_c', 'sanitizeErrorType');
+  check(statusForClassName('a.B$ServiceUnavailable') === 503, 'a status class by its last part');
+  check(statusForClassName('a.NotFoundException') === 404, 'a status class with its suffix');
+  check(codeForClassName('java.net.ConnectException') === 'ECONNREFUSED', 'a class that stands for a code');
+  check(
+    causesInStack('E: a\n\tat f(F.java:1)\nCaused by: b.C: d\nCaused by: e.F')?.cause?.name === 'e.F',
+    'causes in a stack, outermost first',
+  );
 
   const families = message.FAMILIES as ReadonlyArray<readonly [string, RegExp]>;
   const pythonNames = new Set<string>();
@@ -296,6 +315,16 @@ export function buildRules(): Record<string, unknown> {
         kind,
         ...re2(pattern),
       })),
+      // A class's last part (after its last `.` or `$`), or that part without the suffix (once),
+      // equal to one of these names the status; else the code a class stands for, by its last part.
+      statusNames: className.STATUS_CLASS_NAMES,
+      errorSuffix: re2(className.ERROR_SUFFIX as RegExp),
+      codes: className.CLASS_CODES,
+      // An exception's stacktrace, line by line over its head: each `Caused by:` line (group 1 the
+      // class, group 2 its message) is one more link of its cause chain, outermost first.
+      stackCauseLine: re2(stackCauses.STACK_CAUSE_LINE as RegExp),
+      maxStackRead: stackCauses.MAX_STACK_READ,
+      maxStackCauses: stackCauses.MAX_STACK_CAUSES,
       uninformative: sorted(classifyError.UNINFORMATIVE_CLASSES as Set<string>),
       awsAuthNames: sorted(clients.AWS_AUTH_NAMES as Set<string>),
       maxCauseLinks: classifyError.MAX_LINKS,
@@ -341,9 +370,9 @@ export function buildRules(): Record<string, unknown> {
       maxStatusMessageLength: MAX_STATUS_MESSAGE_LENGTH,
       // An exception event's message and stacktrace: scrubbed whole, then cut to this length.
       maxExceptionTextLength: MAX_EXCEPTION_TEXT_LENGTH,
-      // A V8 stack's frame lines (`\n    at fn (file:1:2)`) hold code locations, not data: a
-      // stack of only such lines after its head, none with a URL, has its head scrubbed alone.
-      stackFrameLineStart: text.FRAME_LINE_START,
+      // A stack's frame lines (V8, Java, Go) hold code locations, not data: each line that matches
+      // this, and holds no `://`, is kept; runs of the other lines are scrubbed, each run whole.
+      stackFrameLine: re2(text.FRAME_LINE as RegExp),
       secretKeyWords: text.SECRET_KEY_WORDS,
       // Group 1, when a pattern has one, is kept (a scheme, a header or key name, `bearer`),
       // with group 2 (a separator) after it; a group 1 holding `://` with more after it is a URL

@@ -35,16 +35,20 @@ type spanCase struct {
 	Children []spanCase `json:"children"`
 }
 
+// errorCase is an error's shape, with the error under it (`cause`) when it has one.
+type errorCase struct {
+	Name    string            `json:"name"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	Cause   *errorCase        `json:"cause"`
+}
+
 type corpus struct {
 	Errors []struct {
-		Name  string `json:"name"`
-		Error struct {
-			Name    string            `json:"name"`
-			Code    string            `json:"code"`
-			Message string            `json:"message"`
-			Status  int               `json:"status"`
-			Headers map[string]string `json:"headers"`
-		} `json:"error"`
+		Name   string    `json:"name"`
+		Error  errorCase `json:"error"`
 		Expect struct {
 			ErrorType string `json:"errorType"`
 			Kind      string `json:"kind"`
@@ -94,9 +98,13 @@ func TestConformanceErrors(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			e := c.Error
 			_, hasRetryAfter := e.Headers["retry-after"]
+			var causes []classify.Shape
+			for cause := e.Cause; cause != nil; cause = cause.Cause {
+				causes = append(causes, classify.Shape{Name: cause.Name, Code: cause.Code, Message: cause.Message, Status: cause.Status})
+			}
 			got := p.classifier.Classify(classify.Shape{
 				Name: e.Name, Code: e.Code, Message: e.Message, Status: e.Status, RetryAfter: hasRetryAfter,
-				HeadersSeen: len(e.Headers) > 0,
+				HeadersSeen: len(e.Headers) > 0, Causes: causes,
 			})
 			want := c.Expect
 			if got.ErrorType != want.ErrorType || got.Kind != want.Kind || got.Retryable != want.Retryable ||

@@ -140,8 +140,8 @@ func (p *toolErrors) redactExceptionEvents(span ptrace.Span) {
 }
 
 type exception struct {
-	found        bool
-	typ, message string
+	found                    bool
+	typ, message, stacktrace string
 }
 
 func (p *toolErrors) lastException(span ptrace.Span) exception {
@@ -154,6 +154,7 @@ func (p *toolErrors) lastException(span ptrace.Span) exception {
 		e := exception{found: true}
 		e.typ = stringAttribute(event.Attributes(), p.r.Attributes.ExceptionType)
 		e.message = stringAttribute(event.Attributes(), p.r.Attributes.ExceptionMessage)
+		e.stacktrace = stringAttribute(event.Attributes(), p.r.Attributes.ExceptionStacktrace)
 		return e
 	}
 	return exception{}
@@ -289,6 +290,8 @@ func (p *toolErrors) readToolSpanFailure(t toolSpan, exc exception, httpChild *h
 		}
 		thrown := p.classifier.Classify(classify.Shape{
 			Name: exc.typ, Code: exc.typ, Message: message, Detail: firstLine(exc.message), Status: status,
+			// The causes a Java stack names (`Caused by:`), read as the error's own cause chain.
+			Causes: p.classifier.CausesInStack(exc.stacktrace),
 		})
 		found = &thrown
 	}

@@ -11,7 +11,12 @@ import { buildSync } from 'esbuild';
  * the module no longer declares fails the build, so a renamed table cannot be skipped silently.
  */
 export function moduleTables(file: string, names: readonly string[]): Record<string, unknown> {
-  const source = `${readFileSync(file, 'utf8')}\nexport { ${names.join(', ')} };\n`;
+  const text = readFileSync(file, 'utf8');
+  // Names the module exports already need no second export.
+  const unexported = names.filter(
+    (name) => !new RegExp(`^export (?:const|let|function) ${name}\\b`, 'm').test(text),
+  );
+  const source = `${text}\nexport { ${unexported.join(', ')} };\n`;
   const built = buildSync({
     stdin: { contents: source, resolveDir: dirname(file), sourcefile: file, loader: 'ts' },
     bundle: true,

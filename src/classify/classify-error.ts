@@ -30,6 +30,7 @@ import { readDatabaseError } from './database';
 import { isAwsAuthError, readClientError } from './clients';
 import { kindFromAlias } from './kind-aliases';
 import { abortReasons, CAUSE_KEYS } from './shape';
+import { codeForClassName, statusForClassName } from './class-name';
 import { saysQuota, saysRateLimited } from './throttle-text';
 
 /** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
@@ -232,8 +233,13 @@ function findClass(link: object): Finding {
   const name = readString(link, 'name');
   const ctorName = className(link);
   for (const candidate of [ctorName, name]) {
-    const kind =
-      candidate === undefined ? undefined : (kindForName(candidate) ?? kindForNameParts(candidate));
+    if (candidate === undefined) continue;
+    const named = kindForName(candidate);
+    if (!named) {
+      const byParts = findClassByParts(candidate, readString(link, 'message'));
+      if (byParts) return byParts;
+    }
+    const kind = named ?? kindForNameParts(candidate);
     if (!kind) continue;
     return {
       source: classEvidence(kind),
@@ -243,6 +249,26 @@ function findClass(link: object): Finding {
     };
   }
   return { source: FALLBACK_EVIDENCE, errorType: fallbackErrorType(ctorName, name) };
+}
+
+/**
+ * A class named for an HTTP status (`HttpClientErrorException$TooManyRequests`): that status, its
+ * 429 decided by the text's words; or a class that stands for a system error code (class-name.ts).
+ */
+function findClassByParts(name: string, message: string | undefined): Finding | undefined {
+  const status = statusForClassName(name);
+  if (status !== undefined) {
+    const kind = kindForHttpStatus(status, {
+      rateLimited: saysRateLimited(message),
+      quota: saysQuota(message),
+    });
+    if (kind) {
+      return { source: CLASS_EVIDENCE, kind, errorType: String(status), httpStatus: status, byName: true };
+    }
+  }
+  const code = codeForClassName(name);
+  const kind = code === undefined ? undefined : kindForCode(code, message);
+  return kind ? { source: classEvidence(kind), kind, errorType: code, byName: true } : undefined;
 }
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */

@@ -25,7 +25,7 @@ export interface MessageEvidence {
 const MCP_CODE = /MCP error (-3\d{4})/;
 
 /** The reason phrases of the error statuses services send, as the HTTP specification words them. */
-const REASON_PHRASES: Readonly<Record<string, number>> = Object.freeze({
+export const REASON_PHRASES: Readonly<Record<string, number>> = Object.freeze({
   'bad request': 400,
   unauthorized: 401,
   'payment required': 402,
@@ -78,8 +78,9 @@ const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 /**
  * The C library's words for a socket error (`strerror`), which Python, Go, Java and curl print
  * where Node prints the code: `[Errno 111] Connection refused`, `dial tcp …: connect: connection
- * refused`, `java.net.UnknownHostException: api.example.com: Name or service not known`. The same
- * failure reads the same code in every language.
+ * refused`, `java.net.UnknownHostException: api.example.com: Name or service not known`, and
+ * OpenSSL's words for a certificate it could not verify. The same failure reads the same code in
+ * every language.
  */
 const SYSTEM_ERROR_TEXTS: Readonly<Record<string, string>> = {
   'connection refused': 'ECONNREFUSED',
@@ -91,6 +92,11 @@ const SYSTEM_ERROR_TEXTS: Readonly<Record<string, string>> = {
   'nodename nor servname provided': 'ENOTFOUND',
   'no such host': 'ENOTFOUND',
   'temporary failure in name resolution': 'EAI_AGAIN',
+  // A certificate that failed verification, in OpenSSL's words (Python, curl), Go's and Java's.
+  'unable to get local issuer certificate': 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'certificate signed by unknown authority': 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'unable to find valid certification path': 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'certificate has expired': 'CERT_HAS_EXPIRED',
 };
 const SYSTEM_ERROR_TEXT = new RegExp(`\\b(${Object.keys(SYSTEM_ERROR_TEXTS).join('|')})\\b`, 'i');
 
@@ -109,7 +115,7 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
   ],
   [
     'network',
-    /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed|connection is closed|unable to fetch/i,
+    /econnrefused|econnreset|enotfound|eai_again|socket hang up|\bepipe\b|\bdns\b|\btls\b|\bssl\b|certificate|network error|fetch failed|connection is closed|unable to fetch|unexpected end of stream/i,
   ],
   [
     'invalid_input',

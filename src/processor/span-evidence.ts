@@ -6,6 +6,7 @@ import { isToolErrorKind, TOOL_ERROR_KIND_MEANINGS, type ToolErrorKind } from '.
 import { httpStatusFromErrorType } from '../classify/http';
 import { isListedCode, kindForName } from '../classify/codes';
 import { classifyToolResult } from '../classify/result';
+import { causesInStack } from '../classify/stack-causes';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
@@ -84,6 +85,8 @@ export function readToolSpanFailure(
           message,
           // A numeric `err.code` in the HTTP range is a status (GenkitError keeps 503 there).
           status: typeof ownStatus === 'number' ? ownStatus : httpStatusFromErrorType(exception?.type),
+          // The causes a Java stack names (`Caused by:`), read as the error's own cause chain.
+          cause: causesInStack(exception?.stacktrace),
         })
       : undefined;
   const found = chooseEvidence(thrown ?? returned, httpChild);

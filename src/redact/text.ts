@@ -192,14 +192,25 @@ export function redactText(
   return truncate(scrub(head, hidden), maxLength);
 }
 
-const FRAME_LINE_START = '\n    at ';
+/**
+ * A stack's frame line: a code location, not data. V8's `    at fn (file:1:2)`; the JVM's
+ * `\tat pkg.Class.method(File.java:42)` and `\t... 12 more`; Go's `goroutine 1 [running]:`, its
+ * function lines `main.fetch({0xc0001a2000, 0x2a})` (arguments are words of memory) and location
+ * lines `\t/app/main.go:42 +0x1d`. Anchored, linear-time; a line with `://` is never one.
+ */
+const FRAME_LINE =
+  /^(?: {4}at (?:(?:async |new )?[^\s()]{1,512} \([^()]{1,1024}\)|[^\s()]{1,1024}:\d{1,7}:\d{1,7})|\t{1,2}at [^\s()]{1,512}\([^()]{0,256}\)(?: ~?\[[^\]]{0,256}\])?|\t{1,2}\.\.\. \d{1,6} (?:more|common frames omitted)|goroutine \d{1,9} \[[^\]]{1,64}\]:|created by [\w./[\]-]{1,512}(?:\(\*?[\w.[\]]{1,128}\)[\w./[\]-]{0,512})?(?: in goroutine \d{1,9})?|[\w./[\]-]{1,512}(?:\(\*?[\w.[\]]{1,128}\)[\w./[\]-]{0,512})?\([0-9a-fx{}, .?]{0,512}\)|\t(?:[A-Za-z]:)?\/[^\s]{1,512}:\d{1,7}(?: \+0x[0-9a-f]{1,16})?)$/;
+
+function isFrameLine(line: string): boolean {
+  return FRAME_LINE.test(line) && !line.includes('://');
+}
 
 /**
- * `redactText` for an exception's stack. Past its `name: message` head, a V8 stack is frame lines,
- * `    at fn (location)`: code locations, not data. A credential can sit there only in a URL
- * (userinfo, query string), so frames without `://` skip the secret patterns, whose pre-filter
- * alone cost more than the rest on every failure (BENCHMARKS.md). Hidden values
- * are hidden everywhere; a stack with any other line, or a long one, gets `redactText` whole.
+ * `redactText` for an exception's stack. Frame lines (`FRAME_LINE`: V8, Java, Go) are kept as they
+ * are, with hidden values hidden; every other line (a message, a `Caused by:` line, a Python
+ * traceback's source line) is scrubbed, runs of them together, so that a secret over several lines
+ * (a PEM key) is found. Frames skip the secret patterns, whose pre-filter alone cost more than the
+ * rest on every failure (BENCHMARKS.md), and a file named `token.go:42` keeps its line number.
  */
 export function redactStack(
   stack: string,
@@ -207,21 +218,25 @@ export function redactStack(
   hidden: readonly string[] = [],
 ): string {
   if (stack.length > maxLength * 4) return redactText(stack, maxLength, hidden);
-  const framesAt = stack.indexOf(FRAME_LINE_START);
-  if (framesAt === -1 || !onlyFrameLines(stack, framesAt)) return truncate(scrub(stack, hidden), maxLength);
-  return truncate(
-    scrub(stack.slice(0, framesAt), hidden) + hideValues(stack.slice(framesAt), hidden),
-    maxLength,
-  );
-}
-
-/** Whether every line from `from` (a line break) on is a frame line, and none holds a URL. */
-function onlyFrameLines(text: string, from: number): boolean {
-  if (text.includes('://', from)) return false;
-  for (let at = from; at !== -1; at = text.indexOf('\n', at + 1)) {
-    if (!text.startsWith(FRAME_LINE_START, at)) return false;
+  const out: string[] = [];
+  let run: string[] = [];
+  let runIsFrames = false;
+  const flush = () => {
+    if (run.length === 0) return;
+    const text = run.join('\n');
+    out.push(runIsFrames ? hideValues(text, hidden) : scrub(text, hidden));
+    run = [];
+  };
+  for (const line of stack.split('\n')) {
+    const frame = isFrameLine(line);
+    if (frame !== runIsFrames) {
+      flush();
+      runIsFrames = frame;
+    }
+    run.push(line);
   }
-  return true;
+  flush();
+  return truncate(out.join('\n'), maxLength);
 }
 
 const MAX_CUT_PASSES = 64;

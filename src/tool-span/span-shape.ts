@@ -1,5 +1,5 @@
 import type { Attributes, Span, SpanContext } from '@opentelemetry/api';
-import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_TYPE } from '../semconv';
+import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_STACKTRACE, ATTR_EXCEPTION_TYPE } from '../semconv';
 
 /**
  * The parts of an SDK span that the processor and the exporter read. Typed structurally, with
@@ -37,16 +37,20 @@ export function parentSpanIdOf(span: ReadableSpanLike): string | undefined {
 }
 
 /** The last `exception` event: `recordException` writes `exception.type` as `err.code ?? err.name`. */
-export function lastException(span: ReadableSpanLike): { type?: string; message?: string } | undefined {
+export function lastException(
+  span: ReadableSpanLike,
+): { type?: string; message?: string; stacktrace?: string } | undefined {
   const events = span.events;
   for (let i = events.length - 1; i >= 0; i--) {
     if (events[i].name !== 'exception') continue;
     const attributes = events[i].attributes ?? {};
     const type = attributes[ATTR_EXCEPTION_TYPE];
     const message = attributes[ATTR_EXCEPTION_MESSAGE];
+    const stacktrace = attributes[ATTR_EXCEPTION_STACKTRACE];
     return {
       type: typeof type === 'string' && type !== '' ? type : undefined,
       message: typeof message === 'string' && message !== '' ? message : undefined,
+      stacktrace: typeof stacktrace === 'string' && stacktrace !== '' ? stacktrace : undefined,
     };
   }
   return undefined;

@@ -30,6 +30,9 @@ type Shape struct {
 	// a 429 whose kept headers hold no rate-limit header is a quota. Spans keep only the headers
 	// an instrumentation was told to capture, so the processor leaves it false for them.
 	HeadersSeen bool
+	// Causes are the errors under this one, outermost first (the `Caused by:` lines of a Java
+	// stack, CausesInStack): each a link of the cause chain, weighed as the error itself is.
+	Causes []Shape
 }
 
 // Classification is the answer: what the processor writes on the span.
@@ -65,6 +68,8 @@ type Classifier struct {
 	rateLimitText     *rules.Matcher
 	quotaText         *rules.Matcher
 	nameParts         []family
+	errorSuffix       *regexp.Regexp
+	stackCause        *rules.Matcher
 	nodeCode          *rules.Matcher
 	systemErrorText   *rules.Matcher
 	families          []family
@@ -149,6 +154,12 @@ func New(r *rules.Rules) (*Classifier, error) {
 		for _, p := range r.Classes.NameParts {
 			c.nameParts = append(c.nameParts, family{p.Kind, compile("name part "+p.Kind, p.Pattern)})
 		}
+		c.stackCause = compile("stackCauseLine", r.Classes.StackCause)
+		suffix, serr := r.Classes.ErrorSuffix.Compile()
+		if serr != nil {
+			panic(fmt.Sprintf("rules: errorSuffix: %v", serr))
+		}
+		c.errorSuffix = suffix
 		c.nodeCode = compile("nodeCode", r.Messages.NodeCode)
 		c.systemErrorText = compile("systemErrorText", r.Messages.SystemErrorText)
 		c.resultHint = compile("results.hint", r.Results.Hint)
@@ -210,23 +221,28 @@ type finding struct {
 	kind       string
 	errorType  string
 	httpStatus int
+	// byName: read from a class name (`ConnectException`), not from a code the error carries.
+	byName bool
 }
 
-// Classify classifies one error shape: the strongest structured evidence, else message patterns,
-// else the class name.
+// Classify classifies one error shape and its causes, as classifyToolError does: each link is
+// weighed by the evidence order, the strongest wins (the outermost of equals); message patterns
+// are read only when no link has structured evidence, and the class name comes last.
 func (c *Classifier) Classify(s Shape) Classification {
-	f := c.findClient(s)
-	if f == nil {
-		f = c.findHTTP(s)
+	links := append([]Shape{s}, s.Causes...)
+	if max := c.r.Classes.MaxCauseLinks; max > 0 && len(links) > max {
+		links = links[:max]
 	}
-	if f == nil {
-		f = c.findCode(s)
-	}
-	if f == nil {
-		f = c.findClass(s)
+	var f *finding
+	for i, link := range links {
+		found := c.findInLink(link, i > 0)
+		if f == nil || c.outranks(found, f) {
+			f = found
+		}
 	}
 	if f.evidence == "fallback" {
-		if m := c.classifyMessage(s.Message); m != nil {
+		f = c.findClass(s)
+		if m := c.classifyLinkMessages(links); m != nil {
 			errorType := m.errorType
 			if errorType == "" {
 				errorType = f.errorType
@@ -235,13 +251,71 @@ func (c *Classifier) Classify(s Shape) Classification {
 		}
 		f.kind = "internal"
 	}
-	if f.evidence == "code" && f.kind == "network" && f.errorType == s.Name {
+	if f.byName && f.kind == "network" {
 		// A class named for a network failure whose text states the code: the code, as on the HTTP span.
-		if m := c.classifyMessage(s.Message); m != nil && m.kind == "network" && c.IsListedCode(m.errorType) {
+		if m := c.classifyLinkMessages(links); m != nil && m.kind == "network" && c.IsListedCode(m.errorType) {
 			f.errorType = m.errorType
 		}
 	}
 	return c.Make(f.kind, f.errorType, f.evidence, f.httpStatus)
+}
+
+// findInLink reads one link: a client rule, its status, its code, then its class. Python's status
+// messages are read on the error itself: a cause read from a Java stack is no Python error.
+func (c *Classifier) findInLink(s Shape, cause bool) *finding {
+	f := c.findClient(s)
+	if f == nil {
+		f = c.findHTTP(s, !cause)
+	}
+	if f == nil {
+		f = c.findCode(s)
+	}
+	if f == nil {
+		f = c.findClass(s)
+	}
+	return f
+}
+
+// outranks: stronger evidence wins; of equals, a code the error carries says more than a class
+// named for the failure.
+func (c *Classifier) outranks(a, b *finding) bool {
+	if c.rank[a.evidence] != c.rank[b.evidence] {
+		return c.rank[a.evidence] < c.rank[b.evidence]
+	}
+	return a.evidence == "code" && b.byName && !a.byName
+}
+
+// classifyLinkMessages: message patterns, on the first link whose text says something.
+func (c *Classifier) classifyLinkMessages(links []Shape) *messageFinding {
+	for _, link := range links {
+		if m := c.classifyMessage(link.Message); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// CausesInStack reads the causes a Java stack names, outermost first: each `Caused by:` line of
+// its head, a class and the first line of its message.
+func (c *Classifier) CausesInStack(stack string) []Shape {
+	if !strings.Contains(stack, "\nCaused by: ") {
+		return nil
+	}
+	if len(stack) > c.r.Classes.MaxStackRead {
+		stack = stack[:c.r.Classes.MaxStackRead]
+	}
+	var causes []Shape
+	for _, line := range strings.Split(stack, "\n") {
+		m := c.stackCause.FindStringSubmatch(strings.TrimSuffix(line, "\r"))
+		if m == nil {
+			continue
+		}
+		causes = append(causes, Shape{Name: m[1], Message: m[2]})
+		if len(causes) == c.r.Classes.MaxStackCause {
+			break
+		}
+	}
+	return causes
 }
 
 // findClient reads client rules that the shape can carry: none from JavaScript clients (their
@@ -263,11 +337,11 @@ func (c *Classifier) kindForStatus(status int, rateLimited, quota bool) string {
 	return ""
 }
 
-// findHTTP: the status the shape carries, or the one a Python client wrote at the head of its
-// message ("Error code: 429 - {...}", "503 Server Error: ...").
-func (c *Classifier) findHTTP(s Shape) *finding {
+// findHTTP: the status the shape carries, or (readPython) the one a Python client wrote at the
+// head of its message ("Error code: 429 - {...}", "503 Server Error: ...").
+func (c *Classifier) findHTTP(s Shape, readPython bool) *finding {
 	status, retryAfter := s.Status, s.RetryAfter
-	if status < 100 || status > 599 {
+	if (status < 100 || status > 599) && readPython {
 		status = c.pythonStatus(s.Detail)
 		if status == 0 {
 			// OpenTelemetry Python's status description is "{ClassName}: {message}".
@@ -368,16 +442,66 @@ func codeFinding(kind, code string) *finding {
 	return f
 }
 
-// KindForName is the kind a class name means by itself: JavaScript's known classes, then
-// Python's (matched by the last part of a qualified name), then a name ending in TimeoutError.
+// KindForName is the kind a class name means by itself: JavaScript's known classes, then the
+// status or code its last part names, then Python's classes (matched by the last part of a
+// qualified name), then a name ending in Error or Exception by its parts.
 func (c *Classifier) KindForName(name string) string {
+	if f := c.classFinding(name, ""); f != nil {
+		return f.kind
+	}
+	return ""
+}
+
+// classFinding is what a class name says, as findClass reads it; nil when it says nothing.
+func (c *Classifier) classFinding(name, message string) *finding {
 	if kind, ok := c.names[name]; ok {
-		return kind
+		return byName(kind, name)
+	}
+	if status := c.statusForClassName(name); status != 0 {
+		// Text carries no headers: its words decide a 429.
+		if kind := c.kindForStatus(status, c.rateLimitText.MatchString(message), c.quotaText.MatchString(message)); kind != "" {
+			return &finding{evidence: "class", kind: kind, errorType: strconv.Itoa(status), httpStatus: status, byName: true}
+		}
+	}
+	if code, ok := c.r.Classes.Codes[simpleClassName(name)]; ok {
+		if kind := c.kindForCode(code, message); kind != "" {
+			f := byName(kind, code)
+			return f
+		}
 	}
 	if kind, ok := c.python[lastPart(name)]; ok {
-		return kind
+		return byName(kind, name)
 	}
-	return c.kindForNameParts(lastPart(name))
+	if kind := c.kindForNameParts(lastPart(name)); kind != "" {
+		return byName(kind, name)
+	}
+	return nil
+}
+
+// byName is a class's finding: a class named for a timeout or a network failure says what a code would.
+func byName(kind, errorType string) *finding {
+	f := &finding{evidence: "class", kind: kind, errorType: errorType, byName: true}
+	switch kind {
+	case "canceled":
+		f.evidence = "cancel"
+	case "timeout", "network":
+		f.evidence = "code"
+	}
+	if kind == "timeout" {
+		f.errorType = "timeout"
+	}
+	return f
+}
+
+// statusForClassName is the status a class is named for (`HttpServerErrorException$ServiceUnavailable`,
+// `NotFoundException`): its last part, or that part without its Error or Exception suffix, is a
+// reason phrase in CamelCase; 0 when it is none.
+func (c *Classifier) statusForClassName(name string) int {
+	simple := simpleClassName(name)
+	if status, ok := c.r.Classes.StatusNames[simple]; ok {
+		return status
+	}
+	return c.r.Classes.StatusNames[c.errorSuffix.ReplaceAllString(simple, "")]
 }
 
 // kindForNameParts is the kind a class name's parts say (`PineconeConnectionError`), for a name
@@ -401,19 +525,15 @@ func lastPart(name string) string {
 	return name
 }
 
+// simpleClassName is the last part of a qualified class name: after its package (`.`) and its
+// outer class (`$`).
+func simpleClassName(name string) string {
+	return name[max(strings.LastIndexByte(name, '.'), strings.LastIndexByte(name, '$'))+1:]
+}
+
 func (c *Classifier) findClass(s Shape) *finding {
 	if s.Name != "" {
-		if kind := c.KindForName(s.Name); kind != "" {
-			f := &finding{evidence: "class", kind: kind, errorType: s.Name}
-			switch kind {
-			case "canceled":
-				f.evidence = "cancel"
-			case "timeout", "network":
-				f.evidence = "code"
-			}
-			if kind == "timeout" {
-				f.errorType = "timeout"
-			}
+		if f := c.classFinding(s.Name, s.Message); f != nil {
 			return f
 		}
 		return &finding{evidence: "fallback", errorType: s.Name}

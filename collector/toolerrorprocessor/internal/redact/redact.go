@@ -18,7 +18,7 @@ type Scrubber struct {
 	redacted       string
 	maxLength      int
 	maxTextLength  int
-	frameLineStart string
+	frameLine      *regexp.Regexp
 	patterns       []*rules.Matcher
 	prefilter      *rules.MatcherSet
 	minOpaqueRun   int
@@ -34,13 +34,17 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		redacted:       r.Redaction.Redacted,
 		maxLength:      r.Redaction.MaxStatusMessageLength,
 		maxTextLength:  r.Redaction.MaxExceptionTextLength,
-		frameLineStart: r.Redaction.StackFrameLineStart,
 		minOpaqueRun:   r.Redaction.MinOpaqueRun,
 		bearerOrBasic:  regexp.MustCompile(`(?i)^(bearer|basic)$`),
 		schemeOnly:     regexp.MustCompile(`(?i)^[a-z][a-z0-9+.-]*://$`),
 		percentEscapes: regexp.MustCompile(`(?:%[0-9A-Fa-f]{2})+`),
 		whitespace:     regexp.MustCompile(`[\s\x{85}\x{A0}\x{2028}\x{2029}]+`),
 	}
+	frameLine, err := r.Redaction.StackFrameLine.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("stack frame line: %w", err)
+	}
+	s.frameLine = frameLine
 	for i, p := range r.Redaction.Patterns {
 		re, err := p.CompileMatcher()
 		if err != nil {
@@ -48,7 +52,6 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		}
 		s.patterns = append(s.patterns, re)
 	}
-	var err error
 	if s.prefilter, err = rules.NewMatcherSet(s.patterns); err != nil {
 		return nil, err
 	}
@@ -75,37 +78,38 @@ func (s *Scrubber) Text(text string) string {
 }
 
 // Stack makes an exception's stacktrace safe to keep, as the TypeScript package's redactStack
-// does: a V8 stack whose lines after its head are all frame lines (`    at fn (file:1:2)`), none
-// with a URL, holds code locations only there, so its head alone is scrubbed. Any other stack (a
-// Python traceback quotes source lines, which may hold a key) is scrubbed whole, like Text.
+// does: its frame lines (V8's `    at fn (file:1:2)`, Java's `\tat pkg.Class.method(File.java:42)`
+// and `\t... 12 more`, Go's function and location lines), none with a URL, are code locations and
+// are kept as they are; runs of the other lines (a message, a `Caused by:` line, a Python
+// traceback's source line, which may hold a key) are scrubbed, each run whole.
 func (s *Scrubber) Stack(stack string) string {
 	if len(stack) > s.maxTextLength*4 && utf8.RuneCountInString(stack) > s.maxTextLength*4 {
 		return s.Text(stack)
 	}
-	framesAt := strings.Index(stack, s.frameLineStart)
-	if framesAt == -1 || !s.onlyFrameLines(stack, framesAt) {
-		return truncate(s.Scrub(stack), s.maxTextLength)
+	lines := strings.Split(stack, "\n")
+	frames := make([]bool, len(lines))
+	for i, line := range lines {
+		frames[i] = s.isFrameLine(line)
 	}
-	return truncate(s.Scrub(stack[:framesAt])+stack[framesAt:], s.maxTextLength)
+	runs := make([]string, 0, 4)
+	start := 0
+	for i := 1; i <= len(lines); i++ {
+		if i < len(lines) && frames[i] == frames[start] {
+			continue
+		}
+		run := strings.Join(lines[start:i], "\n")
+		if !frames[start] {
+			run = s.Scrub(run)
+		}
+		runs = append(runs, run)
+		start = i
+	}
+	return truncate(strings.Join(runs, "\n"), s.maxTextLength)
 }
 
-// onlyFrameLines: every line from `from` (a line break) on is a frame line, and none holds a URL.
-func (s *Scrubber) onlyFrameLines(text string, from int) bool {
-	rest := text[from:]
-	if strings.Contains(rest, "://") {
-		return false
-	}
-	for rest != "" {
-		if !strings.HasPrefix(rest, s.frameLineStart) {
-			return false
-		}
-		next := strings.IndexByte(rest[1:], '\n')
-		if next == -1 {
-			return true
-		}
-		rest = rest[1+next:]
-	}
-	return true
+// isFrameLine: a line that matches the rules' frame line and holds no URL.
+func (s *Scrubber) isFrameLine(line string) bool {
+	return !strings.Contains(line, "://") && s.frameLine.MatchString(line)
 }
 
 // Scrub replaces every secret the rules know, then again in the text with its percent-escapes

@@ -123,6 +123,13 @@ type Rules struct {
 	Classes struct {
 		Names         map[string]string `json:"names"`
 		NameParts     []KindPattern     `json:"nameParts"`
+		StatusNames   map[string]int    `json:"statusNames"`
+		ErrorSuffix   Pattern           `json:"errorSuffix"`
+		Codes         map[string]string `json:"codes"`
+		StackCause    Pattern           `json:"stackCauseLine"`
+		MaxStackRead  int               `json:"maxStackRead"`
+		MaxStackCause int               `json:"maxStackCauses"`
+		MaxCauseLinks int               `json:"maxCauseLinks"`
 		Uninformative []string          `json:"uninformative"`
 		AWSAuthNames  []string          `json:"awsAuthNames"`
 	} `json:"classes"`
@@ -159,7 +166,7 @@ type Rules struct {
 		Redacted               string    `json:"redacted"`
 		MaxStatusMessageLength int       `json:"maxStatusMessageLength"`
 		MaxExceptionTextLength int       `json:"maxExceptionTextLength"`
-		StackFrameLineStart    string    `json:"stackFrameLineStart"`
+		StackFrameLine         Pattern   `json:"stackFrameLine"`
 		Patterns               []Pattern `json:"patterns"`
 		MayHoldSecretExactCase Pattern   `json:"mayHoldSecretExactCase"`
 		MayHoldSecretAnyCase   Pattern   `json:"mayHoldSecretAnyCase"`
