@@ -36,7 +36,9 @@
 # (scripts/python-agents/, a cached virtual environment) and a Genkit for Go agent
 # (scripts/go-agent/, a cached binary) send their failing tool calls through the
 # same tiers, and scripts/e2e-agents.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
-# tool_errors processor, and that span metrics count them by kind.
+# tool_errors processor, and that span metrics count them by kind; scripts/e2e-attempts.mjs that a
+# Strands agent's call retried after a 503 is numbered as an attempt of it by the gateways, and
+# left out of the failures that stayed in their span metrics.
 #
 # Environment:
 #   E2E_TRAFFIC_CMD   traffic generator (default: npm run demo). It gets
@@ -435,6 +437,10 @@ if [ -n "$PYTHON_AGENTS" ]; then
     "$PYTHON_AGENTS scripts/python-agents/strands_agent.py"
   OTEL_SERVICE_NAME="$E2E_PY_AGENT_FRAMEWORK_SERVICE" traffic python-agent-framework "$AG_HTTP" \
     "$PYTHON_AGENTS scripts/python-agents/agent_framework_agent.py"
+  # A retried call, which the gateways number as an attempt (scripts/e2e-attempts.mjs).
+  export E2E_PY_STRANDS_RETRY_SERVICE="${SERVICE}-python-strands-retry"
+  OTEL_SERVICE_NAME="$E2E_PY_STRANDS_RETRY_SERVICE" traffic python-strands-retry "$AG_HTTP" \
+    "$PYTHON_AGENTS scripts/python-agents/strands_retry_agent.py"
 fi
 if [ -n "$GO_AGENT" ]; then
   export E2E_GO_GENKIT_SERVICE="${SERVICE}-go-genkit"
@@ -442,6 +448,9 @@ if [ -n "$GO_AGENT" ]; then
 fi
 if [ -n "$PYTHON_AGENTS$GO_AGENT" ]; then
   node scripts/e2e-agents.mjs
+fi
+if [ -n "$PYTHON_AGENTS" ]; then
+  node scripts/e2e-attempts.mjs
 fi
 OK=1
 log "production tiers passed in $(($(date +%s) - t_start))s"
