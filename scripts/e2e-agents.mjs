@@ -134,8 +134,9 @@ async function jaegerSpans(service) {
           name: s.name,
           error: s.status?.code === 2 || s.status?.code === 'STATUS_CODE_ERROR',
           attrs: Object.fromEntries((s.attributes || []).map((a) => [a.key, anyValue(a.value)])),
-          // What a scrubber must have cleaned: the status and the exception events.
-          text: JSON.stringify([s.status?.message, s.events]),
+          // What the processor scrubs: the status and the exception events (a result a framework
+          // records, as Strands' gen_ai.choice event, is the app's to redact: its README).
+          text: JSON.stringify([s.status?.message, (s.events || []).filter((e) => e.name === 'exception')]),
         });
   return spans;
 }
