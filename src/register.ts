@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sdkDisabled } from './register/sdk-disabled';
 import { loadSdkFile } from './register/sdk-file';
 import { mustStartNow, startOnFirstNeed } from './register/start-on-first-need';
-import { sayIfUnderJest } from './register/under-jest';
+import { sayIfUnderJest } from './register/test-runners';
 import { noticeUser } from './user-notice';
 
 /** Never throws: it may run inside the app's `require` or `fetch`. */

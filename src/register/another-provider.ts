@@ -7,11 +7,7 @@ import type { RegisterSettings } from './settings';
 import { noticeUser } from '../user-notice';
 import type { Telemetry } from './telemetry';
 
-/**
- * True when the code registering a provider is a library's (in node_modules): Genkit, for one,
- * starts its own NodeSDK for its developer UI. The frames skipped are this wrapper's and
- * OpenTelemetry's own (NodeSDK.start, a provider's register).
- */
+/** True when the code registering a provider is a library's (Genkit starts a NodeSDK for its own UI). */
 function registeredByALibrary(stack: string): boolean {
   const caller = stack
     .split('\n')
@@ -21,9 +17,8 @@ function registeredByALibrary(stack: string): boolean {
 }
 
 /**
- * The span processors of an OpenTelemetry JS tracer provider, 2.x and the `sdk-trace` line (NodeSDK's,
- * NodeTracerProvider, BasicTracerProvider): the array its MultiSpanProcessor runs through on every
- * span. Private to the SDK, so read only when it has exactly this shape; `undefined` otherwise.
+ * The span processors of an OpenTelemetry JS 2.x or 3.x tracer provider, the array its
+ * MultiSpanProcessor runs through; private, so read only when it has exactly this shape.
  */
 function processorList(provider: TracerProvider): unknown[] | undefined {
   const active = (provider as { _activeSpanProcessor?: { _spanProcessors?: unknown } })._activeSpanProcessor;
@@ -42,11 +37,8 @@ function globalProxy(): { setDelegate(provider: TracerProvider): void } | undefi
 }
 
 /**
- * Makes the app's own tracer provider the one the app and the register's instrumentations use, as
- * it would be without the register, with the register's processors in front of the app's own
- * (secrets out of URLs, the tool-error enrichment, the tool metrics): the tool spans then go where
- * the app's spans go, enriched. False, changing nothing, when the provider is not one whose
- * processors can be reached.
+ * Makes the app's own tracer provider the global one and the instrumentations', with the
+ * register's processors in front of its own; false, changing nothing, where they cannot be reached.
  */
 function joinAppProvider(
   provider: TracerProvider,
@@ -72,15 +64,9 @@ function joinAppProvider(
 }
 
 /**
- * When the app registers a provider of its own after the register did (its NodeSDK's `start()`, a
- * provider's `register()`), the api keeps the first one. So that the app's spans and the tool spans
- * go where the app sends them, the register then steps aside for the app's first one:
- * - a meter provider becomes the global one, and the instrumentations' (the tool metrics follow it);
- * - a tracer provider becomes the global one, and the instrumentations', with the register's
- *   processors added in front of its own (joinAppProvider). Where its processors cannot be reached
- *   (an SDK of another shape), one line says where the spans go instead.
- * The register's own providers keep what they had already; its exit flushes the app's tracer
- * provider too. A library that registers its own (for its own tooling) is left to its own devices.
+ * When the app registers providers of its own after the register (the api keeps the first), the
+ * register steps aside for the app's first ones, so that the spans go where the app sends them;
+ * where a tracer provider's processors cannot be reached, one line says where they go instead.
  */
 export function watchForAnotherProvider(settings: RegisterSettings, telemetry: Telemetry): void {
   const setGlobal = trace.setGlobalTracerProvider.bind(trace);

@@ -6,12 +6,8 @@ interface CompileCacheApi {
 }
 
 /**
- * Turns on Node's module compile cache (Node 22.1 and later) before the register's SDK file loads,
- * and returns its folder for this Node and its V8 flags (Node 22.8 and later), where the SDK file's
- * own code cache is kept (sdk-file.ts). Like NODE_COMPILE_CACHE, it then also serves the app's
- * modules; NODE_DISABLE_COMPILE_CACHE=1 turns it off, and NODE_COMPILE_CACHE chooses its folder
- * (default: os.tmpdir()/node-compile-cache). It never throws: a cache that cannot be used leaves
- * the start as it was.
+ * Turns on Node's module compile cache (Node 22.1 and later; it then serves the app's modules too,
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off) and returns its folder (Node 22.8 and later). Never throws.
  */
 export function enableCompileCache(): string | undefined {
   const api = nodeModule as CompileCacheApi;

@@ -5,38 +5,29 @@ import { noticeUser } from '../user-notice';
 import type { OtlpProtocol, Signal } from './settings';
 
 /**
- * What became of the telemetry the register's OTLP exporters were given: each export is followed
- * to its end, the collector's answers to each attempt are watched, and what was not delivered is
- * counted by reason, to be said once, in one line.
+ * What became of the telemetry the register's exporters were given: each export followed to its
+ * end, each attempt's answer watched, what was not delivered counted by reason and said in one line.
  */
 
-/** The shape both span and metric exporters share: `export(items, done)` reporting a result code. */
 interface Exporter<T> {
   export(items: T, done: (result: { code: number; error?: Error }) => void): void;
 }
 
-const SUCCESS = 0;
-
-/** What one exporter was given and what became of it. */
+/** What one exporter was given (spans, or metric collections) and what became of it. */
 class Delivery {
-  /** Spans, or metric exports (one a collection). */
   handed = 0;
-  /** Items of exports not settled yet. */
   readonly pending = new Set<{ items: number }>();
   readonly lost = new Map<string, number>();
-  /** Spans given to the batch processor in front of the exporter. */
+  /** Spans given to the batch processor, dropped from its full queue, and ended once the exit began. */
   queued = 0;
-  /** Spans a full queue dropped before they reached the exporter. */
   dropped = 0;
-  /** Spans that ended once the exit began, which the processor no longer takes. */
   endedLate = 0;
   /** What went wrong with the last attempt: the collector's status, or the connection's error. */
   lastAttempt: string | undefined;
   /** The collector's last answer, to this signal or another, was a success. */
   collectorAnswered = false;
-  /** The destination as an outgoing HTTP request spells it; none for gRPC. */
+  /** The destination as an outgoing request spells it, and its origin (none for gRPC). */
   readonly requestKey: string | undefined;
-  /** Its scheme, host and port: the collector, which traces and metrics may share. */
   readonly collectorKey: string | undefined;
 
   constructor(
@@ -53,9 +44,7 @@ class Delivery {
   }
 
   lostCount(): number {
-    let total = 0;
-    for (const count of this.lost.values()) total += count;
-    return total;
+    return [...this.lost.values()].reduce((total, count) => total + count, 0);
   }
 }
 
@@ -63,6 +52,8 @@ const deliveries: Delivery[] = [];
 /** Lost items already reported while the app ran; undefined until then. */
 let reportedWhileRunning: number | undefined;
 let exiting = false;
+let reportScheduled = false;
+let watching = false;
 const deliveryFor = new WeakMap<object, Delivery>();
 
 /** Where an OTLP exporter of `signal` sends, by the rules its OTEL_EXPORTER_OTLP_* variables follow. */
@@ -88,28 +79,22 @@ function urlKey(url: string): string | undefined {
   }
 }
 
-/** `http://host:port` of a URL key (which always has a path, `/` at least). */
+/** `http://host:port` of a URL key (which always has a path). */
 function originOf(key: string): string {
   return key.slice(0, key.indexOf('/', key.indexOf('//') + 2));
 }
 
-let watching = false;
-
 /**
- * Watches every attempt the OTLP/HTTP exporters make (retries included, which their export result
- * does not show) through Node's HTTP diagnostics channels: a 503 answered to each retry is then
- * reported as such, not as "export failed with retryable status".
+ * Watches every attempt of the OTLP/HTTP exporters, retries included (their export result does not
+ * show them), through Node's HTTP diagnostics channels: a 503 to each retry is reported as such.
  */
 function watchAttempts(): void {
   if (watching) return;
   watching = true;
-  /** The deliveries to where `request` goes (traces and metrics may share a URL). */
   const keyOf = (request: ClientRequest) =>
     `${request.protocol}//${String(request.getHeader('host'))}${request.path}`;
-  const deliveriesOf = (request: ClientRequest) => {
-    const key = keyOf(request);
-    return deliveries.filter((delivery) => delivery.requestKey === key);
-  };
+  const deliveriesOf = (request: ClientRequest) =>
+    deliveries.filter((delivery) => delivery.requestKey === keyOf(request));
   const record = (request: ClientRequest, problem: string | undefined) => {
     const to = deliveriesOf(request);
     for (const delivery of to) delivery.lastAttempt = problem;
@@ -140,7 +125,7 @@ function watchAttempts(): void {
   });
 }
 
-function connectionProblem(error: { code?: unknown; message?: string } | undefined): string | undefined {
+function connectionProblem(error: { code?: unknown } | undefined): string | undefined {
   if (error?.code === 'ECONNREFUSED') return 'refused';
   if (typeof error?.code === 'string' && /^E[A-Z_]+$/.test(error.code)) return error.code;
   return undefined;
@@ -156,10 +141,9 @@ function grpcReason(message: string): string | undefined {
 
 /** Why an export failed for good, from its result and the attempts watched. */
 function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | undefined): string {
-  const connection = connectionProblem(error);
-  if (connection) return connection;
   const grpc = delivery.protocol === 'grpc' ? grpcReason(error?.message ?? '') : undefined;
-  if (grpc) return grpc;
+  const reason = connectionProblem(error) ?? grpc;
+  if (reason) return reason;
   if (error?.message === 'Request timed out') return 'timed out';
   if (typeof error?.code === 'number' && delivery.protocol !== 'grpc') return `HTTP ${error.code}`;
   if (error?.message === 'Export failed with retryable status') {
@@ -169,10 +153,7 @@ function reasonOf(delivery: Delivery, error: (Error & { code?: unknown }) | unde
   return (error?.message ?? 'export failed').slice(0, 80);
 }
 
-/**
- * Follows each export of `exporter` to its end and counts what was not delivered, by reason.
- * The exporter itself retries as OpenTelemetry's do; a failed result is what is left after that.
- */
+/** Follows each export of `exporter` to its end (after its own retries) and counts what was not delivered. */
 export function followingDelivery<E extends Exporter<any>>(
   exporter: E,
   signal: Signal,
@@ -190,7 +171,7 @@ export function followingDelivery<E extends Exporter<any>>(
     delivery.handed += pending.items;
     delivery.pending.add(pending);
     exportItems(items, (result) => {
-      if (delivery.pending.delete(pending) && result.code !== SUCCESS) {
+      if (delivery.pending.delete(pending) && result.code !== 0) {
         delivery.lose(pending.items, reasonOf(delivery, result.error));
         reportWhileRunning();
       }
@@ -201,9 +182,8 @@ export function followingDelivery<E extends Exporter<any>>(
 }
 
 /**
- * A meter provider for a batch span processor's own metrics that reads one of them: the spans it
- * dropped because its queue was full (`otel.sdk.processor.span.processed` with
- * `error.type=queue_full`), counted with what `exporter` lost.
+ * A meter provider for a batch span processor's own metrics that counts, with what `exporter` lost,
+ * the spans it dropped because its queue was full (`otel.sdk.processor.span.processed`).
  */
 export function queueDropCounter(exporter: object): MeterProvider {
   const meter = createNoopMeter();
@@ -224,9 +204,8 @@ export function queueDropCounter(exporter: object): MeterProvider {
 }
 
 /**
- * True when every collector that still has exports to settle answered its last attempt (of
- * either signal) with success: it is there and working, and what is pending is a retry waiting
- * its turn or an answer on its way, not a collector that is gone or silent.
+ * True when every collector with exports still to settle answered its last attempt with success:
+ * what is pending is a retry waiting its turn or an answer on its way, not a collector gone silent.
  */
 export function collectorsAnswering(): boolean {
   return deliveries.every((delivery) => delivery.pending.size === 0 || delivery.collectorAnswered);
@@ -245,43 +224,25 @@ export function spanQueued(exporter: object): void {
   delivery.lose(1, 'ended after the exit began');
 }
 
-/**
- * Counts as lost the spans still queued (the app called `process.exit()`) and the exports still
- * unsettled, by the last answer their collector gave.
- */
-function giveUpPending(): void {
-  for (const delivery of deliveries) {
-    delivery.lose(delivery.queued - delivery.handed - delivery.dropped, 'still queued at exit');
-    for (const pending of delivery.pending) {
-      delivery.lose(
-        pending.items,
-        delivery.lastAttempt ? `${delivery.lastAttempt}, still retrying at exit` : 'unanswered at exit',
-      );
-    }
-    delivery.pending.clear();
-  }
-}
-
 function totalLost(): number {
   return deliveries.reduce((total, delivery) => total + delivery.lostCount(), 0);
 }
 
-/** "12 of 40 spans to <url> (8 refused, 4 timed out)" for each delivery that lost something. */
+/** "12 of 40 spans to <url> (8 refused, 4 timed out)" for each delivery that lost something, spans first. */
 function lossSummary(): string {
-  const parts: string[] = [];
-  // Spans first, although the metrics exporters are made first.
   const spansFirst = (delivery: Delivery) => (delivery.signal === 'traces' ? 0 : 1);
-  for (const delivery of [...deliveries].sort((a, b) => spansFirst(a) - spansFirst(b))) {
-    const lost = delivery.lostCount();
-    if (lost === 0) continue;
-    const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
-    const plural = (count: number) => `${count} ${unit}${count === 1 ? '' : 's'}`;
-    const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
-    // Spans dropped from a full queue, still in it, or too late for it never reached the exporter.
-    const total = plural(Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate);
-    parts.push(`${lost} of ${total} to ${delivery.destination} not delivered (${reasons})`);
-  }
-  return parts.join('; ');
+  return [...deliveries]
+    .sort((a, b) => spansFirst(a) - spansFirst(b))
+    .filter((delivery) => delivery.lostCount() > 0)
+    .map((delivery) => {
+      const unit = delivery.signal === 'traces' ? 'span' : 'metric export';
+      const reasons = [...delivery.lost].map(([reason, count]) => `${count} ${reason}`).join(', ');
+      // Spans dropped from a full queue, still in it, or too late for it never reached the exporter.
+      const count = Math.max(delivery.queued, delivery.handed + delivery.dropped) + delivery.endedLate;
+      const total = `${count} ${unit}${count === 1 ? '' : 's'}`;
+      return `${delivery.lostCount()} of ${total} to ${delivery.destination} not delivered (${reasons})`;
+    })
+    .join('; ');
 }
 
 /**
@@ -306,23 +267,19 @@ function hints(exitTimeoutMillis?: number | null): string {
   return hints.map((hint) => ` ${hint}`).join('');
 }
 
-let reportScheduled = false;
-/** How long after a first loss while the app runs the line waits, to count a burst in one line. */
-const RUN_REPORT_DELAY_MILLIS = 1_000;
-
 /**
- * While the app runs, a loss is said soon, not only at exit (a service may run for weeks); once,
- * a second after the first loss, so that a burst is counted in one line. An exit before then says it.
+ * While the app runs (a service may run for weeks), a loss is said a second after the first one,
+ * so that a burst is counted in one line; an exit before then says it.
  */
 function reportWhileRunning(): void {
-  // An export of nothing (an empty batch) that failed lost nothing: no line to say.
+  // An export of nothing (an empty batch) that failed lost nothing.
   if (exiting || reportScheduled || totalLost() === 0) return;
   reportScheduled = true;
   setTimeout(() => {
     if (exiting) return;
     reportedWhileRunning = totalLost();
     noticeUser(`telemetry lost: ${lossSummary()}.${hints()} The exit will say how much was lost in all.`);
-  }, RUN_REPORT_DELAY_MILLIS).unref();
+  }, 1_000).unref();
 }
 
 /** From now on, losses wait for `reportAtExit`. */
@@ -331,13 +288,20 @@ export function exitStarted(): void {
 }
 
 /**
- * Says on stderr how much telemetry was not delivered and why, counting what is still unsettled
- * as lost: nothing when all of it arrived, and after a line while the app ran, only if more was lost.
- * `exitTimeoutMillis` is how long the exit waited, `null` if the app left no time (`process.exit()`).
+ * Says how much telemetry was not delivered and why, counting what is still queued (the app called
+ * `process.exit()`) or unsettled as lost; after a line while the app ran, only if more was lost.
+ * `exitTimeoutMillis` is how long the exit waited, `null` if the app left no time.
  */
 export function reportAtExit(exitTimeoutMillis: number | null): void {
   exiting = true;
-  giveUpPending();
+  for (const delivery of deliveries) {
+    delivery.lose(delivery.queued - delivery.handed - delivery.dropped, 'still queued at exit');
+    const reason = delivery.lastAttempt
+      ? `${delivery.lastAttempt}, still retrying at exit`
+      : 'unanswered at exit';
+    for (const pending of delivery.pending) delivery.lose(pending.items, reason);
+    delivery.pending.clear();
+  }
   const lost = totalLost();
   if (lost === 0 || lost === reportedWhileRunning) return;
   const inAll = reportedWhileRunning === undefined ? '' : ' in all';

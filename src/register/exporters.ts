@@ -1,27 +1,37 @@
 import { TraceFlags } from '@opentelemetry/api';
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
-import { releasingHandles, unrefTimersOf } from './exporter-handles';
-import { loadPackage } from './load';
 import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
 import { noticeUser } from '../user-notice';
 
+/* eslint-disable @typescript-eslint/no-require-imports -- each package is loaded when first used, the
+   bundled ones by literal name so that the register's SDK file bundles them */
+
 type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
-type BatchConfig = NonNullable<ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1]>;
-
+type BatchConfig = ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1];
 type ExporterPackage = Record<string, new (config: object) => SpanExporter | PushMetricExporter>;
 
-/** Loads an optional peer dependency's OTLP exporter, which the app installs if it uses it. */
+/** Loads an optional peer dependency, with an error that says how to install it when it is missing. */
+export function loadPackage<T>(name: string, neededFor: string): T {
+  try {
+    return require(name) as T;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'MODULE_NOT_FOUND' && String(err).includes(name)) {
+      throw new Error(`${neededFor} needs the package ${name}: npm install ${name}`);
+    }
+    throw err;
+  }
+}
+
 const peer = (name: string, signal: Signal, protocol: OtlpProtocol) => () =>
   loadPackage<ExporterPackage>(name, `OTLP ${signal} over ${protocol}`);
 
-/**
- * The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). The
- * dependencies are required by literal name, so that the register's SDK file bundles them.
- */
-/* eslint-disable @typescript-eslint/no-require-imports -- bundled, and loaded only when used */
+/** The package of the OTLP exporter for each signal and protocol (NodeSDK's choice too). */
 const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, () => ExporterPackage>> = {
   traces: {
     'http/protobuf': () => require('@opentelemetry/exporter-trace-otlp-proto'),
@@ -34,20 +44,12 @@ const OTLP_PACKAGES: Record<Signal, Record<OtlpProtocol, () => ExporterPackage>>
     grpc: peer('@opentelemetry/exporter-metrics-otlp-grpc', 'metrics', 'grpc'),
   },
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-/** True for the exporters bundled in the register's SDK file; the others are optional peers. */
-function bundled(signal: Signal, protocol: OtlpProtocol): boolean {
-  return protocol === 'http/protobuf' || (protocol === 'http/json' && signal === 'metrics');
-}
 
 /**
- * A span exporter built on its first export: the OTLP exporter and its encoder are most of what
- * the register would otherwise run at start, and a process that ends no span before it exits
- * never needs them. `shutdown` and `forceFlush` with nothing exported have nothing to do.
+ * A span exporter built on its first export: the OTLP exporter and its encoder are most of what a
+ * start would otherwise run, and a process that ends no span never needs them.
  */
 export class ExporterOnFirstExport implements SpanExporter {
-  /** The exporter, once the first export built it. */
   exporter: SpanExporter | undefined;
 
   constructor(private readonly build: () => SpanExporter) {}
@@ -66,10 +68,48 @@ export class ExporterOnFirstExport implements SpanExporter {
 }
 
 /**
- * An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*, with
- * its own retries, and the timeout OTEL_EXPORTER_OTLP_*TIMEOUT sets (10 s unless set). A bundled
- * span exporter is built on its first export; an optional peer's now, so that a missing package
- * is said at start.
+ * The exit is bounded by the register itself once the event loop empties (`beforeExit`, see
+ * shutdown.ts), so the exporters' sockets and retry timers must not keep the loop busy.
+ */
+let watchingSockets = false;
+
+/** Sockets of OTLP/HTTP export requests (by the User-Agent all OpenTelemetry JS exporters send), unref'd. */
+function unrefExportSockets(): void {
+  if (watchingSockets) return;
+  watchingSockets = true;
+  subscribe('http.client.request.start', (message) => {
+    const { request } = message as { request: ClientRequest };
+    if (!String(request.getHeader('user-agent') ?? '').includes('OTel-OTLP-Exporter-JavaScript/')) return;
+    // A kept-alive socket is ref'd again each time the agent hands it to a request, before this.
+    request.socket?.unref();
+    request.once('socket', (socket: Socket) => socket.unref());
+  });
+}
+
+/**
+ * Unrefs the timers `target[method]` sets during its synchronous run. The methods are private to
+ * OpenTelemetry's classes: where one is missing, the exit waits for its timer, as without the register.
+ */
+function unrefTimersOf(target: object | undefined, method: string): void {
+  const holder = target as Record<string, unknown> | undefined;
+  const original = holder?.[method];
+  if (typeof original !== 'function') return;
+  holder![method] = function (this: unknown, ...args: unknown[]) {
+    const setTimer = globalThis.setTimeout;
+    globalThis.setTimeout = ((...timerArgs: Parameters<typeof setTimeout>) =>
+      setTimer(...timerArgs).unref()) as typeof setTimeout;
+    try {
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } finally {
+      globalThis.setTimeout = setTimer;
+    }
+  };
+}
+
+/**
+ * An OTLP exporter that reads endpoint, headers and compression from OTEL_EXPORTER_OTLP_*; its
+ * retrying transport's backoff timers unref'd. A bundled span exporter is built on its first
+ * export; an optional peer's now, so that a missing package is said at start.
  */
 function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   signal: Signal,
@@ -78,12 +118,15 @@ function otlpExporter<E extends SpanExporter | PushMetricExporter>(
   const build = () => {
     const exported = OTLP_PACKAGES[signal][settings.protocol]();
     const Exporter = signal === 'traces' ? exported.OTLPTraceExporter! : exported.OTLPMetricExporter!;
-    return releasingHandles(new Exporter({ timeoutMillis: settings.timeoutMillis }) as E, settings.protocol);
+    const exporter = new Exporter({ timeoutMillis: settings.timeoutMillis }) as E;
+    if (settings.protocol !== 'grpc') unrefExportSockets();
+    unrefTimersOf((exporter as { _delegate?: { _transport?: object } })._delegate?._transport, 'retry');
+    return exporter;
   };
-  const deferred = signal === 'traces' && bundled(signal, settings.protocol);
-  const exporter = deferred
-    ? (new ExporterOnFirstExport(build as () => SpanExporter) as unknown as E)
-    : build();
+  const exporter =
+    signal === 'traces' && settings.protocol === 'http/protobuf'
+      ? (new ExporterOnFirstExport(build as () => SpanExporter) as unknown as E)
+      : build();
   return followingDelivery(exporter, signal, settings.protocol);
 }
 
@@ -100,18 +143,12 @@ function each<T>(signal: Signal, names: readonly ExporterName[], build: (name: E
   return built;
 }
 
-/**
- * A batch span processor (it reads OTEL_BSP_*) whose own metrics report the spans it drops when
- * its queue is full, so that they are counted with what its exporter lost.
- */
+/** A batch span processor (it reads OTEL_BSP_*) whose dropped spans are counted with what its exporter lost. */
 function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcessor {
-  // The env-reading BatchSpanProcessor hands its config on to the one it extends, which takes this
-  // (experimental) option although the env-reading one's type does not list it.
-  const config: BatchConfig & { selfObsMeterProvider: unknown } = {
-    selfObsMeterProvider: queueDropCounter(exporter),
-  };
+  // Handed on to the BatchSpanProcessorBase, which takes this experimental option its type does not list.
+  const config = { selfObsMeterProvider: queueDropCounter(exporter) } as BatchConfig;
   const processor = new sdk.BatchSpanProcessor(exporter, config);
-  // Each batch export also starts an OTEL_BSP_EXPORT_TIMEOUT (30 s) timer, a handle of its own.
+  // Each batch export also starts an OTEL_BSP_EXPORT_TIMEOUT (30 s) timer.
   unrefTimersOf(processor, '_flushOneBatch');
   const onEnd = processor.onEnd.bind(processor);
   processor.onEnd = (span) => {
@@ -122,12 +159,8 @@ function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcesso
   return processor;
 }
 
-/**
- * The exporting span processors NodeSDK would build from `OTEL_TRACES_EXPORTER`: console spans
- * go out one by one, OTLP in batches.
- */
+/** NodeSDK's exporting span processors for `OTEL_TRACES_EXPORTER`: console one by one, OTLP in batches. */
 export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundled; see OTLP_PACKAGES
   const sdk = require('@opentelemetry/sdk-trace-node') as SdkTrace;
   return each('traces', settings.traces.exporters, (name) =>
     name === 'console'
@@ -136,10 +169,9 @@ export function exportingSpanProcessors(settings: RegisterSettings): SpanProcess
   );
 }
 
-/** The periodic metric readers for `OTEL_METRICS_EXPORTER`, every OTEL_METRIC_EXPORT_INTERVAL. */
+/** The periodic metric readers (unref'd timers) for `OTEL_METRICS_EXPORTER`. */
 export function metricReaders(settings: RegisterSettings): MetricReader[] {
   if (settings.metrics.exporters.length === 0) return [];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundled; see OTLP_PACKAGES
   const sdk = require('@opentelemetry/sdk-metrics') as SdkMetrics;
   const interval = settings.metricExportIntervalMillis;
   return each('metrics', settings.metrics.exporters, (name) => {
@@ -147,7 +179,6 @@ export function metricReaders(settings: RegisterSettings): MetricReader[] {
       name === 'console'
         ? new sdk.ConsoleMetricExporter()
         : otlpExporter<PushMetricExporter>('metrics', settings.metrics);
-    // The reader's timer is unref'd: it never keeps the process alive; shutdown exports the rest.
     return new sdk.PeriodicExportingMetricReader({
       exporter,
       exportIntervalMillis: interval,

@@ -4,12 +4,9 @@ import { loaderHookPatterns, type ModuleDefinitionShape } from '../instrumentati
 import { instrumentationEnabled, type RegisterSettings } from './settings';
 
 /**
- * What each instrumentation the register can run patches (its module definitions: a module, whether
- * its entry is patched, the files inside it that are), known before any instrumentation is loaded:
- * the entry points need them to start the register when the app first loads one
- * (start-on-first-need.ts) and, under `--import`, for import-in-the-middle's `include` list. Each
- * framework's are its adapter's declaration; the HTTP instrumentations' are written here, and a
- * spec pins them to those instrumentations' own definitions.
+ * What each instrumentation the register runs patches, known before any is loaded: the entry
+ * points start on the app's first load of one, and give import-in-the-middle its `include` list.
+ * The frameworks' are their declarations; the HTTP ones' are pinned by a spec to their own.
  */
 export const HOOKED_MODULES: Readonly<Record<string, readonly ModuleDefinitionShape[]>> = {
   ...Object.fromEntries(
@@ -48,11 +45,7 @@ export function loaderHookIncludeFor(names: readonly string[]): (string | RegExp
   return names.flatMap((name) => (HOOKED_MODULES[name] ?? []).flatMap(loaderHookPatterns));
 }
 
-/**
- * The packages whose first `require` starts the register: every module an instrumentation patches,
- * undici (whose requests the undici instrumentation traces), and the OpenTelemetry api, which an app
- * requires to trace on its own.
- */
+/** The packages whose first `require` starts the register: every hooked module, undici and the api. */
 export function packagesStartingTheRegister(): ReadonlySet<string> {
   const names = new Set(['@opentelemetry/api', 'undici']);
   for (const definitions of Object.values(HOOKED_MODULES))

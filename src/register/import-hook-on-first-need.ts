@@ -1,7 +1,6 @@
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { asPackageImport, includedNames } from './entry-by-url';
-import { includeMatcher } from './include-matcher';
+import { asPackageImport, includeMatcher, includedNames } from './stand-in-hook';
 import { noticeUser } from '../user-notice';
 
 interface ResolveContext {
@@ -17,9 +16,6 @@ type NextLoad = (url: string, context?: object) => object;
 type ResolveHook = (specifier: string, context: ResolveContext, nextResolve: NextResolve) => Resolved;
 type LoadHook = (url: string, context: object, nextLoad: NextLoad) => object;
 
-/** `module.registerHooks` (Node 22.15 and later; import-in-the-middle's in-thread hook needs later still). */
-type RegisterHooks = (hooks: { resolve: ResolveHook; load: LoadHook }) => unknown;
-
 /** import-in-the-middle's hook, as its register-hooks.mjs makes it. */
 interface ImportHook {
   resolveSync: ResolveHook;
@@ -27,31 +23,24 @@ interface ImportHook {
   applyOptions(options: { include: (string | RegExp)[] }): void;
 }
 
-/** The hook that stands in for import-in-the-middle's until the register starts. */
-export interface ImportHookOnFirstNeed {
-  /** Makes import-in-the-middle's hook, which from then on takes every import; called at the start. */
-  make(): void;
-}
-
 /**
- * Registers, in-thread, a hook that passes every import on until one resolves to a module the
- * `include` list names (as import-in-the-middle matches them): then it calls `firstNeed` (the
- * register's start, which calls `make`) and hands that import, and every later one, to
- * import-in-the-middle's own hook. Loading that hook costs about 19 ms of CPU on Node 22 (its
- * parsers, and Node's ES module facades of the built-ins it imports), which a process that imports
- * none of those modules never pays. Before it is made, it would pass every import on unchanged.
+ * Registers, in-thread, a hook that passes every import on until one resolves to a module `include`
+ * names: it then calls `firstNeed` (the start, which calls `make`) and hands that import, and every
+ * later one, to import-in-the-middle's hook, whose loading (about 19 ms of CPU) is paid only then.
  */
 export function registerImportHookOnFirstNeed(
   include: (string | RegExp)[],
   parentUrl: string,
   firstNeed: () => void,
-): ImportHookOnFirstNeed {
+): { make(): void } {
   const made: { hook?: ImportHook } = {};
   const included = includeMatcher(include);
   const names = includedNames(include);
-  (nodeModule as unknown as { registerHooks: RegisterHooks }).registerHooks({
+  (
+    nodeModule as unknown as { registerHooks: (hooks: { resolve: ResolveHook; load: LoadHook }) => unknown }
+  ).registerHooks({
     resolve: (given, givenContext, nextResolve) => {
-      // A package's entry imported by its file URL (vitest) is handed on as an import by name (entry-by-url.ts).
+      // A package's entry imported by its file URL is handed on as an import by name.
       const [specifier, context] = asPackageImport(given, givenContext, names, nextResolve);
       if (made.hook) return made.hook.resolveSync(specifier, context, nextResolve);
       const resolved = nextResolve(specifier, context);
@@ -73,9 +62,8 @@ export function registerImportHookOnFirstNeed(
 }
 
 /**
- * import-in-the-middle's hook, made as its register-hooks.mjs makes it (which registers it itself,
- * where this one is called from ours). If this version of import-in-the-middle makes it otherwise,
- * its own registration takes the imports from now on, and the user is told what that misses.
+ * import-in-the-middle's hook, made as its register-hooks.mjs makes it. Where this version makes it
+ * otherwise, its own registration takes the imports from now on, and the user is told what that misses.
  */
 function importHook(include: (string | RegExp)[], parentUrl: string): ImportHook | undefined {
   const load = nodeModule.createRequire(parentUrl);
@@ -85,10 +73,10 @@ function importHook(include: (string | RegExp)[], parentUrl: string): ImportHook
       createHook: (meta: { url: string }) => Partial<ImportHook>;
     };
     const hook = createHook({ url: pathToFileURL(registerHooksFile).href });
-    if (!isImportHook(hook))
+    if ([hook.resolveSync, hook.loadSync, hook.applyOptions].some((method) => typeof method !== 'function'))
       throw new Error('its create-hook.mjs makes no resolveSync, loadSync and applyOptions');
-    hook.applyOptions({ include });
-    return hook;
+    hook.applyOptions!({ include });
+    return hook as ImportHook;
   } catch (err) {
     (load('import-in-the-middle/register-hooks.mjs') as { register(options: object): void }).register({
       include,
@@ -100,12 +88,4 @@ function importHook(include: (string | RegExp)[], parentUrl: string): ImportHook
     );
     return undefined;
   }
-}
-
-function isImportHook(hook: Partial<ImportHook> | undefined): hook is ImportHook {
-  return (
-    typeof hook?.resolveSync === 'function' &&
-    typeof hook.loadSync === 'function' &&
-    typeof hook.applyOptions === 'function'
-  );
 }

@@ -1,14 +1,10 @@
 /**
  * The loader hook `--import` registers where Node runs module hooks only off-thread (Node 20, 22
- * before 22.22.3, 24 before 24.11.1), in the loader thread: it passes every import on until one
- * resolves to a module the `include` list names, then loads import-in-the-middle's hook
- * (`hookUrl`, the copy whose `Hook` the register's instrumentations use) and hands it that import
- * and every later one. Loading that hook, its parsers and Node's ES module facades of the
- * built-ins they import costs the thread about 0.1× of a `node -e 0` on Node 20, which a process
- * that imports none of those modules never pays. Built as dist/register-off-thread-hook.mjs.
+ * before 22.22.3, 24 before 24.11.1), in the loader thread: as import-hook-on-first-need.ts does
+ * in-thread, it loads import-in-the-middle's hook (`hookUrl`) only at the first import it would wrap.
+ * Built as dist/register-off-thread-hook.mjs.
  */
-import { asPackageImportAsync, includedNames } from './entry-by-url';
-import { includeMatcher } from './include-matcher';
+import { asPackageImportAsync, includeMatcher, includedNames } from './stand-in-hook';
 
 export interface OffThreadHookData {
   include: (string | RegExp)[];
@@ -55,7 +51,7 @@ export async function resolve(
   givenContext: object,
   nextResolve: NextResolve,
 ): Promise<Resolved> {
-  // A package's entry imported by its file URL (vitest) is handed on as an import by name (entry-by-url.ts).
+  // A package's entry imported by its file URL is handed on as an import by name.
   const [specifier, context] = await asPackageImportAsync(given, givenContext, names, nextResolve);
   if (loaded) return loaded.resolve(specifier, context, nextResolve);
   const resolved = await nextResolve(specifier, context);

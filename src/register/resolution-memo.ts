@@ -2,59 +2,36 @@ import Module from 'node:module';
 import { isAbsolute } from 'node:path';
 import { isSet } from 'node:util/types';
 
-interface RequiringModule {
-  path?: unknown;
-  /** The folders a bare request is looked up in: the app may change them (`module.paths.push`). */
-  paths?: unknown;
-}
-
-/** What one folder's requests resolved to, and the lookup folders of the module that first asked. */
-interface FolderResolutions {
-  readonly lookupPaths: readonly unknown[] | undefined;
-  readonly byRequest: Map<string, string>;
-}
-
-type ResolveFilename = (
-  request: string,
-  parent?: RequiringModule,
-  isMain?: boolean,
-  options?: ResolveOptions,
-) => string;
-
-/**
- * `require.resolve`'s `paths`; with module hooks registered (`module.registerHooks`, which `--import`
- * uses on Node 22.15 and later), Node passes its own resolutions the export conditions too.
- */
+/** `require.resolve`'s `paths`; where module hooks are registered, Node passes the export conditions too. */
 interface ResolveOptions {
   paths?: unknown;
   conditions?: unknown;
 }
+type ResolveFilename = (
+  request: string,
+  parent?: { path?: unknown; paths?: unknown },
+  isMain?: boolean,
+  options?: ResolveOptions,
+) => string;
 
 const REMEMBERING = Symbol.for('otel-tool-errors.register.resolution-memo');
 
 /**
- * OpenTelemetry's require hook (require-in-the-middle, one for all instrumentations) resolves every
- * `require` call itself before Node loads it, where Node resolves a folder's request once and then
- * answers from its cache; and for each file it has not seen it resolves that file's package again,
- * to tell its main file from the others. Through a package's exports map, each such resolution
- * parses the map anew (Node does not cache those), and each walks up the folders for the nearest
- * package.json: loading LangGraph made 3,159 resolutions for 1,449 in plain Node, about 45 ms of CPU
- * and 12 MiB on Node 22 (BENCHMARKS.md). Each is now made once, remembered by what it depends on:
- * the requiring module's folder and the request, for a bare request also the module's lookup
- * folders (`module.paths`, which Node's own cache keys on and an app may change: a module whose
- * folders differ from those of its folder's first is answered by Node), the folders of
- * `require.resolve(request, { paths })` (when all are absolute: a relative one depends on the
- * working folder), and the export conditions Node passes where module hooks are registered. A
- * resolution that fails is not remembered, nor one from a module with no folder of its own (`-e`,
- * the REPL) or of the entry point.
+ * require-in-the-middle resolves every `require` again before Node loads it (Node answers a
+ * folder's request from its cache): each resolution is now made once, remembered by what it
+ * depends on: the requiring folder and the request; for a bare request the module's `module.paths`
+ * (a module whose paths differ from its folder's first is answered by Node); absolute `paths` of
+ * `require.resolve`; the export conditions. Failures, the entry point and `-e` are not remembered.
  */
 export function rememberModuleResolutions(): void {
   const loader = Module as unknown as { _resolveFilename: ResolveFilename & { [REMEMBERING]?: true } };
   const resolve = loader._resolveFilename;
   if (typeof resolve !== 'function' || resolve[REMEMBERING]) return;
-  // By options, then folder, then request: the strings Node passes are looked up as they are (their
-  // hashes kept), where one key built of them would be a new string to hash at every call.
-  const resolved = new Map<string, Map<string, FolderResolutions>>();
+  // By options, then folder, then request: Node's own strings, whose hashes are kept, as keys.
+  const resolved = new Map<
+    string,
+    Map<string, { lookupPaths: unknown[] | undefined; byRequest: Map<string, string> }>
+  >();
   const remembering = function (this: unknown, ...args: Parameters<ResolveFilename>): string {
     const [request, parent, isMain, options] = args;
     const folder = parent?.path;
@@ -96,12 +73,10 @@ function isBare(request: string): boolean {
 }
 
 /** True when `paths` holds the folders remembered, in their order (both missing counts as the same). */
-function sameEntries(remembered: readonly unknown[] | undefined, paths: unknown): boolean {
+function sameEntries(remembered: unknown[] | undefined, paths: unknown): boolean {
   if (remembered === undefined || !Array.isArray(paths))
     return remembered === undefined && !Array.isArray(paths);
-  if (remembered.length !== paths.length) return false;
-  for (let i = 0; i < paths.length; i++) if (remembered[i] !== paths[i]) return false;
-  return true;
+  return remembered.length === paths.length && remembered.every((path, i) => path === paths[i]);
 }
 
 /** The options a resolution depends on, as a string; undefined for options it does not know. */

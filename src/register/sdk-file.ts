@@ -5,13 +5,9 @@ import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 import { enableCompileCache } from './compile-cache';
 
-/** The SDK file's exports, and what to do once the register has started. */
 export interface LoadedSdkFile<T> {
   readonly exports: T;
-  /**
-   * Keeps the code compiled so far for the next start, where it was not already kept; called only
-   * once the register started (a disabled start runs little of it). Never throws.
-   */
+  /** Keeps the code compiled so far for the next start, where it was not kept already. Never throws. */
   afterStart(): void;
 }
 
@@ -30,16 +26,10 @@ interface CompiledFile {
 }
 
 /**
- * Loads the register's SDK file (dist/register-sdk.cjs) as `require` would, but through a V8 code
- * cache of its own, made once the register has started. Node's module compile cache (which the
- * entry points turn on, compile-cache.ts) keeps a file's code as compiled before it runs: for a
- * bundle that is the top level only, and every module in it, each a function, is compiled again at
- * each start (about 6 ms of a Node 22 start's CPU). Kept after the start, the cache holds every
- * function the start ran. It lives in Node's compile cache folder for this Node and its V8 flags
- * (so it is off, and the file is required, where Node has no such folder: before Node 22.8, or with
- * NODE_DISABLE_COMPILE_CACHE=1), one entry per SDK file path, which names the file's size, times
- * and inode: a file changed since is compiled from source, and the entry replaced. Anything
- * unexpected falls back to `require`.
+ * Loads the register's SDK file as `require` would, but through a V8 code cache of its own, kept
+ * after the start: Node's compile cache keeps a bundle's top level only, so every module in it is
+ * compiled again at each start. The entry, in Node's compile cache folder (none: plain `require`),
+ * names the file's path, size, times and inode: a file changed since is compiled from source.
  */
 export function loadSdkFile<T>(file: string, parent?: Module): LoadedSdkFile<T> {
   const folder = enableCompileCache();
@@ -75,10 +65,7 @@ function compile(file: string, folder: string, loader: ModuleInternals): Compile
   return { script, entry, identity, reused: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-/**
- * The file's text. esbuild writes ASCII (non-ASCII characters escaped, its default), which read as
- * Latin-1 is the same text without UTF-8 decoding: 0.5 ms of a Node 22 start for the 0.69 MB file.
- */
+/** esbuild writes ASCII, which read as Latin-1 is the same text without UTF-8 decoding. */
 function sourceText(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
@@ -117,8 +104,8 @@ function run<T>(script: Script, file: string, parent: Module | undefined, loader
 }
 
 /**
- * Writes the entry whole, under a name of its own first, so that a start never reads half of one;
- * the file is opened before V8 serialises the code, so that a folder it cannot write costs nothing.
+ * Writes the entry under a name of its own, then renames it, so that a start never reads half of
+ * one; opened before V8 serialises the code, so that a folder it cannot write costs nothing.
  */
 function keep(compiled: CompiledFile): void {
   const partial = `${compiled.entry}.${process.pid}`;
@@ -135,15 +122,12 @@ function keep(compiled: CompiledFile): void {
     closeSync(descriptor);
     renameSync(partial, compiled.entry);
   } catch {
-    try {
-      closeSync(descriptor);
-    } catch {
-      // Closed already.
-    }
-    try {
-      unlinkSync(partial);
-    } catch {
-      // Renamed, or gone.
+    for (const undo of [() => closeSync(descriptor), () => unlinkSync(partial)]) {
+      try {
+        undo();
+      } catch {
+        // Closed already; renamed, or gone.
+      }
     }
   }
 }

@@ -1,8 +1,6 @@
 import { collectorsAnswering, exitStarted, reportAtExit } from './delivery';
 import type { Telemetry } from './telemetry';
-import { sayIfVitestKillsTheFlush } from './vitest-fork';
-
-const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+import { sayIfVitestKillsTheFlush } from './test-runners';
 
 /** Resolves `true` when `done` settles, `false` after `millis` if it has not. */
 function within(done: Promise<unknown>, millis: number): Promise<boolean> {
@@ -16,9 +14,8 @@ function within(done: Promise<unknown>, millis: number): Promise<boolean> {
 }
 
 /**
- * Shuts telemetry down; resolves false if it did not finish in time (and stops waiting). A
- * collector that does not answer gets `exitTimeoutMillis`; one whose last answer was a success
- * (slow, or with a retry waiting its turn) gets what its exports need, up to the export timeout.
+ * Shuts telemetry down; false if it did not finish in time. A collector that does not answer gets
+ * `exitTimeoutMillis`; one whose last answer was a success gets up to the export timeout.
  */
 async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportTimeoutMillis: number) {
   const started = Date.now();
@@ -34,18 +31,10 @@ async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportT
 }
 
 /**
- * Flushes and shuts telemetry down when the event loop empties (`beforeExit`; the exporters' sockets
- * and timers do not hold it, see exporter-handles.ts) or on SIGTERM/SIGINT. Exports during the run
- * keep the exporters' own timeout and retries; only the exit is bounded: a collector that does not
- * answer holds it `exitTimeoutMillis` (OTEL_TOOL_ERRORS_EXIT_TIMEOUT) at most, one that answers
- * until its exports are done, up to the export timeout. Past that the process exits with
- * the code it had (a pending retry would otherwise hold it open), and one line says how much
- * telemetry was not delivered, and why.
- *
- * A signal listener replaces Node's default "exit on signal", so after flushing we re-raise the
- * signal to exit as Node would have (143 for SIGTERM, 130 for SIGINT), unless the app listens for
- * the signal itself: then the app owns the exit. An app that calls `process.exit()` directly skips
- * `beforeExit`: spans still queued are lost, and counted in that line.
+ * Flushes and shuts telemetry down when the event loop empties (`beforeExit`: the exporters'
+ * sockets and timers do not hold it) or on SIGTERM/SIGINT, then exits with the code the process
+ * had, and one line says what was not delivered. After a signal it re-raises it to exit as Node
+ * would (143, 130), unless the app listens for it. `process.exit()` skips `beforeExit`.
  */
 export function shutdownOnExit(
   telemetry: Telemetry,
@@ -61,13 +50,12 @@ export function shutdownOnExit(
     });
     return shuttingDown;
   };
-
   process.once('beforeExit', () => {
     void shutdown().then((done) => {
       if (!done) process.exit();
     });
   });
-  for (const signal of SIGNALS) {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       const flushed = shutdown();
       if (signal === 'SIGTERM') sayIfVitestKillsTheFlush(flushed);

@@ -11,10 +11,8 @@ type Holder = typeof globalThis & Record<string | symbol, unknown> & { [PENDING_
 type Require = (this: Module, id: string) => unknown;
 
 /**
- * True when the register must start at once rather than on first need: OpenTelemetry is in use
- * already (another preload registered an SDK or a logger: the start then says so, as it always
- * did), or the other entry point is waiting to start (both `--require` and `--import`: it starts
- * now, and this one's start then says it was loaded twice).
+ * True when the register must start at once: OpenTelemetry is in use already (the start says so),
+ * or the other entry point is waiting to start (both `--require` and `--import`: it starts now).
  */
 export function mustStartNow(): boolean {
   const holder = globalThis as Holder;
@@ -27,19 +25,10 @@ export function mustStartNow(): boolean {
 }
 
 /**
- * Runs `start` when the app first needs telemetry, not before its first line: a process that never
- * does (a CLI's `--help`, a script that loads no framework) pays for none of the SDK. The needs:
- * - a `require` of a module an instrumentation patches, of undici, or of the api (before the module
- *   loads, so that the start's require hook patches it);
- * - any use of an api copy (`trace.getTracer()`, `context.with()`...): each reads the api's global
- *   registry first, an accessor until then, whichever copy it is (an ES module build, one bundled
- *   into the app or into Next.js); so does a framework's read of a global registry an adapter
- *   fills (AI SDK 7's integrations), whatever name it was installed under;
- * - the first `fetch()`, which the undici instrumentation traces (before the request starts);
- * - with `esmMain`, an ES module entry point after its first turn: `--require` sees none of its
- *   imports, and the start's check then tells the user (esm-set-up.ts).
- * The ES module entry point adds its loader hook's (register-esm.ts). Returns the function that
- * starts at once. Each watch is undone at the start.
+ * Runs `start` when the app first needs telemetry, so that a process that never does pays for none
+ * of the SDK: a `require` of a patched module, undici or the api; a read of the api's (or an
+ * adapter's) global registry, whichever copy reads it; the first `fetch()`; with `esmMain`, an ES
+ * module entry after its first turn. Returns the function that starts at once.
  */
 export function startOnFirstNeed(start: () => void, { esmMain }: { esmMain: boolean }): () => void {
   const holder = globalThis as Holder;
@@ -60,11 +49,7 @@ export function startOnFirstNeed(start: () => void, { esmMain }: { esmMain: bool
   return now;
 }
 
-/**
- * Wraps `require` until the start: a watched package starts the register, then loads through the
- * `require` the start installed (require-in-the-middle's, which patches it). Undone, the wrapper
- * leaves `require` as it was, unless another hook wrapped it since (it then only passes calls on).
- */
+/** Wraps `require` until the start; a watched package then loads through the start's (patching) `require`. */
 function watchRequire(now: () => void): () => void {
   const prototype = Module.prototype as unknown as { require: Require };
   const original = prototype.require;
@@ -98,12 +83,7 @@ function packageOf(id: string): string {
   return name.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
 
-/**
- * An accessor in place of a global registry until the start: its first read starts the register
- * (which then fills the registry the reader gets); a write keeps what is written and starts the
- * register, which then finds what is in it (another SDK's provider: it says so). Left alone where
- * the registry exists already.
- */
+/** An accessor in place of a global registry until the start: a read or a write starts the register. */
 function watchGlobal(key: string | symbol, now: () => void): () => void {
   const holder = globalThis as Holder;
   if (Object.getOwnPropertyDescriptor(holder, key) !== undefined) return () => undefined;
@@ -142,10 +122,7 @@ function watchFetch(now: () => void): () => void {
   };
 }
 
-/**
- * An ES module entry point never sets `require.main`; by the first turn, a CommonJS one has (read
- * from a `require` made then: each takes `main` as it is when made).
- */
+/** An ES module entry point never sets `require.main`; by the first turn, a CommonJS one has. */
 function watchEsmMain(now: () => void): () => void {
   if (process.argv[1] === undefined) return () => undefined;
   const immediate = setImmediate(() => {

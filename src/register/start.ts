@@ -17,18 +17,11 @@ function tracerProviderRegistered(): boolean {
 }
 
 export interface StartOptions {
-  /**
-   * Runs once the instrumentations are constructed and before they are enabled, only if the SDK
-   * starts (the ESM entry registers its loader hooks here).
-   */
+  /** Runs once the instrumentations are constructed, before they are enabled: the ESM entry's loader hooks. */
   beforeHooks?: (hookedModules: (string | RegExp)[]) => void;
 }
 
-/**
- * Starts tracing and metrics with tool-error enrichment, exporting as the standard `OTEL_*`
- * variables say. Never throws: a failure to start is reported, and the app runs on without
- * telemetry. With OTEL_SDK_DISABLED=true it loads nothing beyond this check.
- */
+/** Starts tracing and metrics as the `OTEL_*` variables say. Never throws: the app runs on without them. */
 export function startZeroCode(options: StartOptions = {}): Telemetry | undefined {
   try {
     const settings = readRegisterSettings();

@@ -7,6 +7,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { ResourceDetector } from '@opentelemetry/resources';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TOOL_FRAMEWORK_NAMES } from '../instrumentation/adapters';
@@ -15,12 +16,11 @@ import { loaderHookInclude } from '../instrumentation/loader-hook-include';
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
+import { RETRY_AFTER_HEADERS } from '../semconv';
 import { DeferredMeterProvider, type StartedMeterProvider } from './deferred-metrics';
-import { exportingSpanProcessors, metricReaders } from './exporters';
-import { HTTP_INSTRUMENTATION_CONFIG, UNDICI_INSTRUMENTATION_CONFIG } from './http-instrumentation-config';
-import { resourceDetectors } from './resources';
+import { exportingSpanProcessors, loadPackage, metricReaders } from './exporters';
 import { hookedInstrumentations } from './hooked-modules';
-import type { RegisterSettings } from './settings';
+import type { RegisterSettings, ResourceDetectorName } from './settings';
 import { noticeUser } from '../user-notice';
 import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from './worker-spans';
 
@@ -28,79 +28,84 @@ import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from './wo
    settings need it, by literal name so that the register's SDK file bundles it. */
 
 type Resources = typeof import('@opentelemetry/resources');
-type SdkTraceNode = typeof import('@opentelemetry/sdk-trace-node');
-type Core = typeof import('@opentelemetry/core');
-type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
-type InstrumentationPackage = typeof import('@opentelemetry/instrumentation');
-type HttpPackage = typeof import('@opentelemetry/instrumentation-http');
-type UndiciPackage = typeof import('@opentelemetry/instrumentation-undici');
-
-/** The HTTP client instrumentations, by the names auto-instrumentations-node gives them. */
-const HTTP_CLIENTS = ['http', 'undici'] as const;
 
 export interface Telemetry {
   readonly tracerProvider: NodeTracerProvider;
   readonly meterProvider: StartedMeterProvider | undefined;
-  /** What the register enables, handed to the app's own providers when it starts an SDK (app-provider.ts). */
+  /** What the register enables, handed to the app's own providers when it starts an SDK. */
   readonly instrumentations: Instrumentation[];
   /** The app's own tracer provider, once the register joined it: flushed at exit with the register's. */
   appTracerProvider?: { forceFlush(): Promise<void> };
 }
 
-/** `OTEL_LOG_LEVEL` turns on the SDK's diagnostics on the console, as NodeSDK does. */
-function setDiagLogger(settings: RegisterSettings): void {
-  const level = settings.logLevel?.toUpperCase() as keyof typeof DiagLogLevel | undefined;
-  if (!level || level === 'NONE') return;
-  if (DiagLogLevel[level] === undefined) {
-    noticeUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
-    return;
-  }
-  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
-}
-
 /**
- * NodeSDK's resource: the SDK defaults, then what the detectors OTEL_NODE_RESOURCE_DETECTORS names
- * find (unset: env, host and process; env reads OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES).
+ * Each resource detector by the name auto-instrumentations-node gives it: an export of the
+ * resources package, or of its own package, an optional peer loaded only when named.
  */
+const DETECTORS: Record<ResourceDetectorName, string | { name: string; exports: string[] }> = {
+  env: 'envDetector',
+  host: 'hostDetector',
+  os: 'osDetector',
+  process: 'processDetector',
+  serviceinstance: 'serviceInstanceIdDetector',
+  container: { name: '@opentelemetry/resource-detector-container', exports: ['containerDetector'] },
+  alibaba: { name: '@opentelemetry/resource-detector-alibaba-cloud', exports: ['alibabaCloudEcsDetector'] },
+  gcp: { name: '@opentelemetry/resource-detector-gcp', exports: ['gcpDetector'] },
+  aws: {
+    name: '@opentelemetry/resource-detector-aws',
+    exports: [
+      'awsEc2Detector',
+      'awsEcsDetector',
+      'awsEksDetector',
+      'awsBeanstalkDetector',
+      'awsLambdaDetector',
+    ],
+  },
+  azure: {
+    name: '@opentelemetry/resource-detector-azure',
+    exports: ['azureAppServiceDetector', 'azureFunctionsDetector', 'azureVmDetector'],
+  },
+};
+
+/** NodeSDK's resource: the SDK defaults, then what the detectors OTEL_NODE_RESOURCE_DETECTORS names find. */
 function resource(settings: RegisterSettings) {
   const resources = require('@opentelemetry/resources') as Resources;
-  return resources
-    .defaultResource()
-    .merge(
-      resources.detectResources({ detectors: resourceDetectors(resources, settings.resourceDetectors) }),
-    );
+  const detectors: ResourceDetector[] = [];
+  const problems: string[] = [];
+  for (const name of settings.resourceDetectors) {
+    const from = DETECTORS[name];
+    if (typeof from === 'string') {
+      detectors.push((resources as unknown as Record<string, ResourceDetector>)[from]!);
+      continue;
+    }
+    try {
+      const exported = loadPackage<Record<string, ResourceDetector>>(
+        from.name,
+        `the ${name} resource detector`,
+      );
+      detectors.push(
+        ...from.exports.map((key) => exported[key]).filter((detector) => detector !== undefined),
+      );
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length > 0) noticeUser(`OTEL_NODE_RESOURCE_DETECTORS: left out; ${problems.join('; ')}`);
+  return resources.defaultResource().merge(resources.detectResources({ detectors }));
 }
 
-/**
- * The provider's default (`undefined`: W3C trace context and baggage) unless OTEL_PROPAGATORS names
- * fewer; `null` (`none`) registers none, so outgoing calls carry no trace headers.
- */
+/** OTEL_PROPAGATORS: the provider's default (`undefined`) is both W3C propagators; `null` is none. */
 function propagator(settings: RegisterSettings): TextMapPropagator | null | undefined {
-  if (settings.propagators.length === 2) return undefined;
-  if (settings.propagators.length === 0) return null;
-  const core = require('@opentelemetry/core') as Core;
+  if (settings.propagators.length !== 1) return settings.propagators.length === 0 ? null : undefined;
+  const core = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   return settings.propagators[0] === 'baggage'
     ? new core.W3CBaggagePropagator()
     : new core.W3CTraceContextPropagator();
 }
 
-/** Names in OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS that are no framework: said, and ignored. */
-function reportUnknownFrameworkNames(settings: RegisterSettings): void {
-  const unknown = (settings.instrumentation.disabledFrameworks ?? []).filter(
-    (name) => !TOOL_FRAMEWORK_NAMES.includes(name),
-  );
-  if (unknown.length > 0) {
-    noticeUser(
-      `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknown
-        .map((name) => JSON.stringify(name))
-        .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
-    );
-  }
-}
-
-/** Names in OTEL_NODE_ENABLED/DISABLED_INSTRUMENTATIONS that this register does not run. */
-function reportUnknownInstrumentationNames(settings: RegisterSettings): void {
-  const known: readonly string[] = [...HTTP_CLIENTS, ...TOOL_FRAMEWORK_NAMES];
+/** Names in the instrumentation variables that this register does not run: said, and ignored. */
+function reportUnknownNames(settings: RegisterSettings): void {
+  const known: readonly string[] = ['http', 'undici', ...TOOL_FRAMEWORK_NAMES];
   for (const [variable, names] of [
     ['OTEL_NODE_ENABLED_INSTRUMENTATIONS', settings.enabledInstrumentations ?? new Set<string>()],
     ['OTEL_NODE_DISABLED_INSTRUMENTATIONS', settings.disabledInstrumentations],
@@ -112,15 +117,24 @@ function reportUnknownInstrumentationNames(settings: RegisterSettings): void {
       );
     }
   }
+  const unknownFrameworks = (settings.instrumentation.disabledFrameworks ?? []).filter(
+    (name) => !TOOL_FRAMEWORK_NAMES.includes(name),
+  );
+  if (unknownFrameworks.length > 0) {
+    noticeUser(
+      `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknownFrameworks
+        .map((name) => JSON.stringify(name))
+        .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
+    );
+  }
 }
 
 /**
- * The tool instrumentation and the HTTP client instrumentations whose child spans give the
- * processor its HTTP evidence. Constructing them enables their module hooks.
+ * The tool instrumentation, and the HTTP client instrumentations whose child spans give the
+ * processor its HTTP evidence, with the Retry-After headers (a 429 with one is `rate_limit`).
  */
 function instrumentations(settings: RegisterSettings): Instrumentation[] {
-  reportUnknownInstrumentationNames(settings);
-  reportUnknownFrameworkNames(settings);
+  reportUnknownNames(settings);
   // The same choice the ES module entry made its loader hook's `include` list from.
   const on = hookedInstrumentations(settings);
   const list: Instrumentation[] = [];
@@ -128,30 +142,29 @@ function instrumentations(settings: RegisterSettings): Instrumentation[] {
   if (disabled.length < TOOL_FRAMEWORK_NAMES.length) {
     list.push(new ToolInstrumentation({ ...settings.instrumentation, disabledFrameworks: disabled }));
   }
+  const responseHeaders = [...RETRY_AFTER_HEADERS];
   if (on.includes('http')) {
-    const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as HttpPackage;
-    list.push(new HttpInstrumentation(HTTP_INSTRUMENTATION_CONFIG));
+    const http =
+      require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+    list.push(new http.HttpInstrumentation({ headersToSpanAttributes: { client: { responseHeaders } } }));
   }
   if (on.includes('undici')) {
-    const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as UndiciPackage;
-    list.push(new UndiciInstrumentation(UNDICI_INSTRUMENTATION_CONFIG));
+    const undici =
+      require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+    list.push(new undici.UndiciInstrumentation({ headersToSpanAttributes: { responseHeaders } }));
   }
   return list;
 }
 
 /**
- * A MeterProvider set as the global one, or none when every metrics exporter is off. With the
- * bundled exporters it is built on the first measurement (deferred-metrics.ts); a gRPC exporter,
- * an optional package the app may lack, is built now, so that a missing one is said at start.
+ * The global MeterProvider, none when every metrics exporter is off. With the bundled exporters it
+ * is built on the first measurement; a gRPC exporter's (an optional peer) now, to say a missing one.
  */
-function startMetrics(
-  settings: RegisterSettings,
-  attributes: ReturnType<typeof resource>,
-): StartedMeterProvider | undefined {
+function startMetrics(settings: RegisterSettings, attributes: ReturnType<typeof resource>) {
   if (settings.metrics.exporters.length === 0) return undefined;
   const build = (readers: MetricReader[]) => {
-    const { MeterProvider } = require('@opentelemetry/sdk-metrics') as SdkMetrics;
-    return new MeterProvider({ resource: attributes, readers });
+    const sdk = require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
+    return new sdk.MeterProvider({ resource: attributes, readers });
   };
   let meterProvider: StartedMeterProvider;
   if (settings.metrics.exporters.includes('otlp') && settings.metrics.protocol === 'grpc') {
@@ -166,22 +179,27 @@ function startMetrics(
 }
 
 /**
- * Starts tracing and metrics the way NodeSDK would from the same `OTEL_*` variables, with the
- * tool-error processor and tool metrics in front of the exporting processors, and loading only
- * the packages the settings need. `beforeHooks` runs once the instrumentations registered their
- * module hooks and before they are handed the providers.
+ * Starts tracing and metrics as NodeSDK would from the same `OTEL_*` variables, with the tool
+ * processors in front of the exporting ones. `beforeHooks` runs once the instrumentations
+ * registered their module hooks and before they are handed the providers.
  */
 export function startTelemetry(
   settings: RegisterSettings,
   beforeHooks?: (modules: (string | RegExp)[]) => void,
 ): Telemetry {
-  setDiagLogger(settings);
+  // OTEL_LOG_LEVEL turns on the SDK's diagnostics on the console, as NodeSDK does.
+  const level = settings.logLevel?.toUpperCase() as keyof typeof DiagLogLevel | undefined;
+  if (level && level !== 'NONE') {
+    if (DiagLogLevel[level] === undefined) {
+      noticeUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
+    } else diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
+  }
   for (const warning of [...settings.warnings, ...settings.invalidValues]) noticeUser(warning);
   const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as SdkTraceNode;
-  // A worker thread's spans are exported, and counted in the tool metrics, by the main thread's
-  // register (worker-spans.ts): a thread its owner terminates exports nothing itself.
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  // A worker thread's spans are exported, and counted, by the main thread's register (worker-spans.ts).
   const inWorker = inWorkerThread();
   const recording = inWorker
     ? [new HandToMainThreadProcessor()]
@@ -190,7 +208,6 @@ export function startTelemetry(
   const tracerProvider = new NodeTracerProvider({
     resource: attributes,
     spanProcessors: [
-      // Secrets out of every span's URLs; the tool's arguments out of the calls it makes.
       new RedactingSpanProcessor({ captureArguments: settings.instrumentation.captureArguments }),
       new ToolErrorSpanProcessor(),
       ...recording,
@@ -199,7 +216,8 @@ export function startTelemetry(
   const enabled = instrumentations(settings);
   beforeHooks?.(loaderHookInclude(enabled));
   tracerProvider.register({ propagator: propagator(settings) });
-  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as InstrumentationPackage;
+  const { registerInstrumentations } =
+    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
   registerInstrumentations({
     instrumentations: enabled,
     tracerProvider: tracerProvider as TracerProvider,

@@ -1,20 +1,10 @@
-import type {
-  Context,
-  HrTime,
-  Link,
-  SpanContext,
-  SpanKind,
-  SpanStatus,
-  Attributes,
-} from '@opentelemetry/api';
-import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /*
- * Worker threads: a pool terminates its threads with `worker.terminate()`, which runs no JavaScript
- * in the thread, so a batch waiting there is lost. Under the register, a worker thread's spans are
- * enriched in the thread, then handed to the main thread as each ends (a BroadcastChannel message
- * is queued at once and outlives the thread); the main thread's register counts them in the tool
- * metrics and exports them with its own.
+ * A pool terminates its worker threads with `worker.terminate()`, which runs no JavaScript in them:
+ * a batch waiting there would be lost. So a thread's spans, enriched there, are handed to the main
+ * thread as each ends (a BroadcastChannel message outlives the thread), which counts and exports them.
  */
 
 type WorkerThreads = typeof import('node:worker_threads');
@@ -24,34 +14,16 @@ const CHANNEL = 'otel-tool-errors:worker-spans';
 const SINK = Symbol.for('otel-tool-errors.register.worker-span-sink');
 
 /** What crosses threads: a ReadableSpan's data, without its resource (the main thread's is used). */
-export interface SpanData {
-  name: string;
-  kind: SpanKind;
-  context: SpanContext;
-  parentContext: SpanContext | undefined;
-  startTime: HrTime;
-  endTime: HrTime;
-  duration: HrTime;
-  status: SpanStatus;
-  attributes: Attributes;
-  links: Link[];
-  events: TimedEvent[];
-  scope: ReadableSpan['instrumentationScope'];
-  dropped: [number, number, number];
-}
+type SpanData = ReturnType<typeof toData>;
 
-/**
- * True in a worker thread, told without loading worker_threads in the main thread (a start there
- * loads none of it): Node puts a stub named `unavailableInWorker` in place of `process.chdir` in
- * worker threads, and worker_threads itself then confirms.
- */
+/** True in a worker thread, told without loading worker_threads in the main thread (Node's `chdir` stub). */
 export function inWorkerThread(): boolean {
   if (process.chdir.name !== 'unavailableInWorker') return false;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded in worker threads only
   return !(require('node:worker_threads') as WorkerThreads).isMainThread;
 }
 
-function toData(span: ReadableSpan): SpanData {
+function toData(span: ReadableSpan) {
   return {
     name: span.name,
     kind: span.kind,
@@ -65,7 +37,7 @@ function toData(span: ReadableSpan): SpanData {
     links: span.links.map((link) => ({ ...link, context: { ...link.context, traceState: undefined } })),
     events: span.events,
     scope: span.instrumentationScope,
-    dropped: [span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount],
+    dropped: [span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount] as const,
   };
 }
 
@@ -95,10 +67,7 @@ export class HandToMainThreadProcessor implements SpanProcessor {
   }
 }
 
-/**
- * The main thread's register: the processors that record and export (the tool metrics among them),
- * and the resource its spans carry.
- */
+/** In the main thread's register: the worker threads' spans go to `recording`, with its resource. */
 export function takeWorkerSpans(recording: SpanProcessor[], resource: ReadableSpan['resource']): void {
   (globalThis as Record<symbol, unknown>)[SINK] = (data: SpanData) => {
     const span: ReadableSpan = {
@@ -125,9 +94,8 @@ export function takeWorkerSpans(recording: SpanProcessor[], resource: ReadableSp
 }
 
 /**
- * In the main thread, from the entry's preload: once the app starts its first worker thread (Node's
- * `worker` event, which needs no module loaded), listens for the spans worker threads hand over;
- * the first one starts the register if it has not started.
+ * From the entry's preload: once the app starts its first worker thread, listens for the spans the
+ * threads hand over; the first one starts the register.
  */
 export function receiveWorkerSpans(startNow: () => void): void {
   process.on('worker', function firstWorker() {

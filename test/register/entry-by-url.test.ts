@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asPackageImport, asPackageImportAsync, patchedPackageOf } from '../../src/register/entry-by-url';
+import { asPackageImport, asPackageImportAsync, patchedPackageOf } from '../../src/register/stand-in-hook';
 
 /**
  * A package's entry imported by its file URL (as vitest imports every package it leaves to Node) is

@@ -7,7 +7,7 @@ import { runCommand, type NodeRun } from '../helpers/run-node';
  * Tests of an agent under vitest, run as a user runs them (`npx vitest run --pool=threads` in the
  * app's folder, the package installed there, the register in NODE_OPTIONS), exporting OTLP to a
  * local receiver. vitest imports the AI SDK by its entry's file URL, which the register hands
- * import-in-the-middle as an import by name (entry-by-url.ts), so the SDK is patched; in the worker
+ * import-in-the-middle as an import by name (stand-in-hook.ts), so the SDK is patched; in the worker
  * thread the register hands each span to the main thread, which exports it at its exit. The
  * default forks pool exports in each fork at its SIGTERM, and vitest kills the fork 500 ms later:
  * with a collector slower than that, the fork says so.

@@ -1,10 +1,32 @@
-/**
- * Imports of a package's entry by its file URL or path, as test runners make them: vitest (Vite's
- * module runner) imports every package it leaves to Node as `import('file:///…/node_modules/ai/dist/index.mjs')`.
- * import-in-the-middle patches a package's entry only when it was imported by the package's name, so
- * the loader hooks hand it such an import as one by name: the same module, resolved from the
- * package's own folder (which always finds it), when that resolves to the same URL.
+import { builtinModules } from 'node:module';
+
+/*
+ * What the loader hooks that stand in for import-in-the-middle's until the register starts (in-thread,
+ * import-hook-on-first-need.ts; off-thread, off-thread-hook.ts) share: which imports it would wrap,
+ * and imports of a package's entry by file URL (vitest imports every package it leaves to Node so),
+ * which import-in-the-middle patches only when imported by name: they are handed on as imports by
+ * name, resolved from the package's own folder, when that resolves to the same URL.
  */
+
+/**
+ * import-in-the-middle's `include` matching: a pattern tests the URL; a name is the specifier or
+ * the URL (a built-in's too with `node:`).
+ */
+export function includeMatcher(
+  include: readonly (string | RegExp)[],
+): (url: string, specifier: string) => boolean {
+  const names = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const each of include) {
+    if (each instanceof RegExp) patterns.push(each);
+    else {
+      names.add(each);
+      if (builtinModules.includes(each)) names.add(`node:${each}`);
+    }
+  }
+  return (url, specifier) =>
+    names.has(specifier) || names.has(url) || patterns.some((pattern) => pattern.test(url));
+}
 
 /** The package a file URL or absolute path inside `node_modules` belongs to, if `names` holds it. */
 export function patchedPackageOf(specifier: string, names: ReadonlySet<string>): string | undefined {
@@ -19,7 +41,7 @@ export function patchedPackageOf(specifier: string, names: ReadonlySet<string>):
   return names.has(name) ? name : undefined;
 }
 
-/** The package names an include list names (its patterns match files inside packages, by URL already). */
+/** The package names an include list names (its patterns match files by URL already). */
 export function includedNames(include: readonly (string | RegExp)[]): Set<string> {
   return new Set(include.filter((each): each is string => typeof each === 'string'));
 }
@@ -28,28 +50,20 @@ interface Resolved {
   url: string;
 }
 
-/**
- * The URL of the package.json of package `name` that `url` is inside: a parent from which `name`
- * resolves to the package itself (import-in-the-middle leaves a module that imports itself unwrapped,
- * so not the file).
- */
+/** The package.json of package `name` that `url` is inside: a parent from which `name` resolves to the package. */
 function packageJsonOf(url: string, name: string): string {
   const folder = url.lastIndexOf('/node_modules/') + '/node_modules/'.length + name.length;
   return `${url.slice(0, folder)}/package.json`;
 }
 
-/**
- * True for the import import-in-the-middle's wrapper makes of the module it wraps (by its URL): that
- * one stays as it is, or it would wrap itself.
- */
+/** True for the import import-in-the-middle's wrapper makes of the module it wraps: left as it is. */
 function fromWrapper(context: { parentURL?: string }): boolean {
   return context.parentURL !== undefined && /[?&]iitm=/.test(context.parentURL);
 }
 
 /**
- * The specifier and context to hand import-in-the-middle: the package's name, resolved from the
- * imported file, when `specifier` is a file URL or path of the entry of a package in `names`;
- * else the import as it was. `resolve` is the next hook's resolve (sync or async).
+ * The specifier and context to hand import-in-the-middle: the package's name when `specifier` is a
+ * file URL or path of the entry of a package in `names`; else the import as it was.
  */
 export function asPackageImport<C extends { parentURL?: string }>(
   specifier: string,
