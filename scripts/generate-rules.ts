@@ -216,6 +216,8 @@ export function buildRules(): Record<string, unknown> {
     'MAY_HOLD_SECRET_ANY_CASE',
     'MIN_OPAQUE_RUN',
     'FRAME_LINE',
+    'FRAME_MARKER',
+    'FRAME_LINE_START',
   ]);
   const exception = moduleTables(src('redact/exception.ts'), ['ATTR_EXCEPTION_STACKTRACE']);
   const spanEvidence = moduleTables(src('processor/span-evidence.ts'), [
@@ -370,8 +372,13 @@ export function buildRules(): Record<string, unknown> {
       maxStatusMessageLength: MAX_STATUS_MESSAGE_LENGTH,
       // An exception event's message and stacktrace: scrubbed whole, then cut to this length.
       maxExceptionTextLength: MAX_EXCEPTION_TEXT_LENGTH,
-      // A stack's frame lines (V8, Java, Go) hold code locations, not data: each line that matches
-      // this, and holds no `://`, is kept; runs of the other lines are scrubbed, each run whole.
+      // A stack's frame lines (V8, Java, Go) hold code locations, not data. A stack whose lines
+      // after its head all start with stackFrameLineStart (V8's), none with a URL, has its head
+      // scrubbed alone; a stack stackFrameMarker does not match is scrubbed whole; in any other,
+      // each line that matches stackFrameLine and holds no `://` is kept, and runs of the other
+      // lines are scrubbed, each run whole.
+      stackFrameLineStart: text.FRAME_LINE_START,
+      stackFrameMarker: re2(text.FRAME_MARKER as RegExp),
       stackFrameLine: re2(text.FRAME_LINE as RegExp),
       secretKeyWords: text.SECRET_KEY_WORDS,
       // Group 1, when a pattern has one, is kept (a scheme, a header or key name, `bearer`),

@@ -201,6 +201,12 @@ export function redactText(
 const FRAME_LINE =
   /^(?: {4}at (?:(?:async |new )?[^\s()]{1,512} \([^()]{1,1024}\)|[^\s()]{1,1024}:\d{1,7}:\d{1,7})|\t{1,2}at [^\s()]{1,512}\([^()]{0,256}\)(?: ~?\[[^\]]{0,256}\])?|\t{1,2}\.\.\. \d{1,6} (?:more|common frames omitted)|goroutine \d{1,9} \[[^\]]{1,64}\]:|created by [\w./[\]-]{1,512}(?:\(\*?[\w.[\]]{1,128}\)[\w./[\]-]{0,512})?(?: in goroutine \d{1,9})?|[\w./[\]-]{1,512}(?:\(\*?[\w.[\]]{1,128}\)[\w./[\]-]{0,512})?\([0-9a-fx{}, .?]{0,512}\)|\t(?:[A-Za-z]:)?\/[^\s]{1,512}:\d{1,7}(?: \+0x[0-9a-f]{1,16})?)$/;
 
+/** Where a stack with frames `FRAME_LINE` knows has one: a text without it has no frame to keep. */
+const FRAME_MARKER = /(?:^|\n)(?: {4}at |\t{1,2}at |goroutine \d)/;
+
+/** V8's frame line, after its line break: a stack of only these after its head is the common case. */
+const FRAME_LINE_START = '\n    at ';
+
 function isFrameLine(line: string): boolean {
   return FRAME_LINE.test(line) && !line.includes('://');
 }
@@ -210,7 +216,10 @@ function isFrameLine(line: string): boolean {
  * are, with hidden values hidden; every other line (a message, a `Caused by:` line, a Python
  * traceback's source line) is scrubbed, runs of them together, so that a secret over several lines
  * (a PEM key) is found. Frames skip the secret patterns, whose pre-filter alone cost more than the
- * rest on every failure (BENCHMARKS.md), and a file named `token.go:42` keeps its line number.
+ * rest on every failure (BENCHMARKS.md), and a file named `token.go:42` keeps its line number. A
+ * V8 stack of only frame lines after its head, none with a URL, has its head scrubbed alone
+ * without reading its lines one by one; a stack with no frame marker (a Python traceback) is
+ * scrubbed whole.
  */
 export function redactStack(
   stack: string,
@@ -218,6 +227,14 @@ export function redactStack(
   hidden: readonly string[] = [],
 ): string {
   if (stack.length > maxLength * 4) return redactText(stack, maxLength, hidden);
+  const framesAt = stack.indexOf(FRAME_LINE_START);
+  if (framesAt !== -1 && onlyFrameLines(stack, framesAt)) {
+    return truncate(
+      scrub(stack.slice(0, framesAt), hidden) + hideValues(stack.slice(framesAt), hidden),
+      maxLength,
+    );
+  }
+  if (!FRAME_MARKER.test(stack)) return truncate(scrub(stack, hidden), maxLength);
   const out: string[] = [];
   let run: string[] = [];
   let runIsFrames = false;
@@ -237,6 +254,15 @@ export function redactStack(
   }
   flush();
   return truncate(out.join('\n'), maxLength);
+}
+
+/** Whether every line from `from` (a line break) on is a V8 frame line, and none holds a URL. */
+function onlyFrameLines(text: string, from: number): boolean {
+  if (text.includes('://', from)) return false;
+  for (let at = from; at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (!text.startsWith(FRAME_LINE_START, at)) return false;
+  }
+  return true;
 }
 
 const MAX_CUT_PASSES = 64;

@@ -155,7 +155,8 @@ func New(r *rules.Rules) (*Classifier, error) {
 			c.nameParts = append(c.nameParts, family{p.Kind, compile("name part "+p.Kind, p.Pattern)})
 		}
 		c.stackCause = compile("stackCauseLine", r.Classes.StackCause)
-		suffix, serr := r.Classes.ErrorSuffix.Compile()
+		// The suffix alone: what follows a status name must be all of it.
+		suffix, serr := rules.Pattern{Pattern: "^(?:" + r.Classes.ErrorSuffix.Pattern + ")"}.Compile()
 		if serr != nil {
 			panic(fmt.Sprintf("rules: errorSuffix: %v", serr))
 		}
@@ -229,20 +230,19 @@ type finding struct {
 // weighed by the evidence order, the strongest wins (the outermost of equals); message patterns
 // are read only when no link has structured evidence, and the class name comes last.
 func (c *Classifier) Classify(s Shape) Classification {
-	links := append([]Shape{s}, s.Causes...)
-	if max := c.r.Classes.MaxCauseLinks; max > 0 && len(links) > max {
-		links = links[:max]
+	causes := s.Causes
+	if max := c.r.Classes.MaxCauseLinks - 1; max >= 0 && len(causes) > max {
+		causes = causes[:max]
 	}
-	var f *finding
-	for i, link := range links {
-		found := c.findInLink(link, i > 0)
-		if f == nil || c.outranks(found, f) {
+	// Of equals the outermost wins: a fallback is the error's own class.
+	f := c.findInLink(s, false)
+	for _, cause := range causes {
+		if found := c.findInLink(cause, true); c.outranks(found, f) {
 			f = found
 		}
 	}
 	if f.evidence == "fallback" {
-		f = c.findClass(s)
-		if m := c.classifyLinkMessages(links); m != nil {
+		if m := c.classifyLinkMessages(s, causes); m != nil {
 			errorType := m.errorType
 			if errorType == "" {
 				errorType = f.errorType
@@ -253,7 +253,7 @@ func (c *Classifier) Classify(s Shape) Classification {
 	}
 	if f.byName && f.kind == "network" {
 		// A class named for a network failure whose text states the code: the code, as on the HTTP span.
-		if m := c.classifyLinkMessages(links); m != nil && m.kind == "network" && c.IsListedCode(m.errorType) {
+		if m := c.classifyLinkMessages(s, causes); m != nil && m.kind == "network" && c.IsListedCode(m.errorType) {
 			f.errorType = m.errorType
 		}
 	}
@@ -286,9 +286,12 @@ func (c *Classifier) outranks(a, b *finding) bool {
 }
 
 // classifyLinkMessages: message patterns, on the first link whose text says something.
-func (c *Classifier) classifyLinkMessages(links []Shape) *messageFinding {
-	for _, link := range links {
-		if m := c.classifyMessage(link.Message); m != nil {
+func (c *Classifier) classifyLinkMessages(s Shape, causes []Shape) *messageFinding {
+	if m := c.classifyMessage(s.Message); m != nil {
+		return m
+	}
+	for _, cause := range causes {
+		if m := c.classifyMessage(cause.Message); m != nil {
 			return m
 		}
 	}
@@ -501,7 +504,12 @@ func (c *Classifier) statusForClassName(name string) int {
 	if status, ok := c.r.Classes.StatusNames[simple]; ok {
 		return status
 	}
-	return c.r.Classes.StatusNames[c.errorSuffix.ReplaceAllString(simple, "")]
+	for statusName, status := range c.r.Classes.StatusNames {
+		if strings.HasPrefix(simple, statusName) && c.errorSuffix.MatchString(simple[len(statusName):]) {
+			return status
+		}
+	}
+	return 0
 }
 
 // kindForNameParts is the kind a class name's parts say (`PineconeConnectionError`), for a name

@@ -18,6 +18,8 @@ type Scrubber struct {
 	redacted       string
 	maxLength      int
 	maxTextLength  int
+	frameLineStart string
+	frameMarker    *rules.Matcher
 	frameLine      *regexp.Regexp
 	patterns       []*rules.Matcher
 	prefilter      *rules.MatcherSet
@@ -35,6 +37,7 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		maxLength:      r.Redaction.MaxStatusMessageLength,
 		maxTextLength:  r.Redaction.MaxExceptionTextLength,
 		minOpaqueRun:   r.Redaction.MinOpaqueRun,
+		frameLineStart: r.Redaction.StackFrameLineStart,
 		bearerOrBasic:  regexp.MustCompile(`(?i)^(bearer|basic)$`),
 		schemeOnly:     regexp.MustCompile(`(?i)^[a-z][a-z0-9+.-]*://$`),
 		percentEscapes: regexp.MustCompile(`(?:%[0-9A-Fa-f]{2})+`),
@@ -45,6 +48,9 @@ func New(r *rules.Rules) (*Scrubber, error) {
 		return nil, fmt.Errorf("stack frame line: %w", err)
 	}
 	s.frameLine = frameLine
+	if s.frameMarker, err = r.Redaction.StackFrameMarker.CompileMatcher(); err != nil {
+		return nil, fmt.Errorf("stack frame marker: %w", err)
+	}
 	for i, p := range r.Redaction.Patterns {
 		re, err := p.CompileMatcher()
 		if err != nil {
@@ -81,10 +87,18 @@ func (s *Scrubber) Text(text string) string {
 // does: its frame lines (V8's `    at fn (file:1:2)`, Java's `\tat pkg.Class.method(File.java:42)`
 // and `\t... 12 more`, Go's function and location lines), none with a URL, are code locations and
 // are kept as they are; runs of the other lines (a message, a `Caused by:` line, a Python
-// traceback's source line, which may hold a key) are scrubbed, each run whole.
+// traceback's source line, which may hold a key) are scrubbed, each run whole. A V8 stack of only
+// frame lines after its head, none with a URL, has its head scrubbed alone without reading its
+// lines one by one; a stack with no frame marker (a Python traceback) is scrubbed whole.
 func (s *Scrubber) Stack(stack string) string {
 	if len(stack) > s.maxTextLength*4 && utf8.RuneCountInString(stack) > s.maxTextLength*4 {
 		return s.Text(stack)
+	}
+	if framesAt := strings.Index(stack, s.frameLineStart); framesAt != -1 && s.onlyFrameLines(stack, framesAt) {
+		return truncate(s.Scrub(stack[:framesAt])+stack[framesAt:], s.maxTextLength)
+	}
+	if !s.frameMarker.MatchString(stack) {
+		return truncate(s.Scrub(stack), s.maxTextLength)
 	}
 	lines := strings.Split(stack, "\n")
 	frames := make([]bool, len(lines))
@@ -105,6 +119,25 @@ func (s *Scrubber) Stack(stack string) string {
 		start = i
 	}
 	return truncate(strings.Join(runs, "\n"), s.maxTextLength)
+}
+
+// onlyFrameLines: every line from `from` (a line break) on is a V8 frame line, and none holds a URL.
+func (s *Scrubber) onlyFrameLines(text string, from int) bool {
+	rest := text[from:]
+	if strings.Contains(rest, "://") {
+		return false
+	}
+	for rest != "" {
+		if !strings.HasPrefix(rest, s.frameLineStart) {
+			return false
+		}
+		next := strings.IndexByte(rest[1:], '\n')
+		if next == -1 {
+			return true
+		}
+		rest = rest[1+next:]
+	}
+	return true
 }
 
 // isFrameLine: a line that matches the rules' frame line and holds no URL.

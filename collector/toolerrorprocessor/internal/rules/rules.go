@@ -166,6 +166,8 @@ type Rules struct {
 		Redacted               string    `json:"redacted"`
 		MaxStatusMessageLength int       `json:"maxStatusMessageLength"`
 		MaxExceptionTextLength int       `json:"maxExceptionTextLength"`
+		StackFrameLineStart    string    `json:"stackFrameLineStart"`
+		StackFrameMarker       Pattern   `json:"stackFrameMarker"`
 		StackFrameLine         Pattern   `json:"stackFrameLine"`
 		Patterns               []Pattern `json:"patterns"`
 		MayHoldSecretExactCase Pattern   `json:"mayHoldSecretExactCase"`
