@@ -112,4 +112,62 @@ describe('redactStack', () => {
     const stack = ['Error: no rows for Lyon', '    at query (/app/Lyon.js:1:1)'].join('\n');
     expect(redactStack(stack, undefined, ['Lyon'])).to.not.include('Lyon');
   });
+
+  it("scrubs a Java stack's message and Caused by: lines, and keeps its frames as they are", () => {
+    const javaFrames = [
+      '\tat com.example.agent.TokenService.refresh(TokenService.java:42)',
+      '\tat app//org.springframework.web.client.DefaultRestClient.exchange(DefaultRestClient.java:1) ~[spring-web.jar:6.2]',
+      '\t... 12 more',
+    ];
+    const stack = [
+      'org.springframework.ai.tool.execution.ToolExecutionException: I/O error on GET request for "http://127.0.0.1:1/rates?api_key=s3cr3t": null',
+      ...javaFrames,
+      'Caused by: org.springframework.web.client.ResourceAccessException: I/O error on GET request for "https://bot:hunter2@api.example.com/rates": null',
+      ...javaFrames,
+      'Caused by: java.net.ConnectException',
+      ...javaFrames,
+    ].join('\n');
+    expect(redactStack(stack)).to.equal(
+      [
+        'org.springframework.ai.tool.execution.ToolExecutionException: I/O error on GET request for "http://127.0.0.1:1/rates": null',
+        ...javaFrames,
+        'Caused by: org.springframework.web.client.ResourceAccessException: I/O error on GET request for "https://[REDACTED]@api.example.com/rates": null',
+        ...javaFrames,
+        'Caused by: java.net.ConnectException',
+        ...javaFrames,
+      ].join('\n'),
+    );
+  });
+
+  it("scrubs a Go panic's message and keeps its goroutine, function and location lines", () => {
+    const goFrames = [
+      'goroutine 1 [running]:',
+      'main.fetchToken({0xc0001a2000, 0x2a})',
+      '\t/app/token.go:42 +0x1d',
+      'net/http.(*Client).Do(0xc0001a2000, 0xc0001b4000)',
+      '\t/usr/local/go/src/net/http/client.go:590 +0x5e',
+      'created by main.main in goroutine 1',
+      '\t/app/main.go:17 +0x85',
+    ];
+    const stack = [
+      'panic: Get "http://127.0.0.1:8080/x?api_key=s3cr3t": context deadline exceeded',
+      '',
+      ...goFrames,
+    ].join('\n');
+    expect(redactStack(stack)).to.equal(
+      ['panic: Get "http://127.0.0.1:8080/x": context deadline exceeded', '', ...goFrames].join('\n'),
+    );
+  });
+
+  it('scrubs a line that only looks like a frame: one with a URL, one with arguments that are no words of memory', () => {
+    for (const [line, secret] of [
+      ['\tat fetch(https://api.example.com/x?token=abcdefghijkl)', 'abcdefghijkl'],
+      ['login(ghp_Zk2Vb7Nq9Xw4Lm8Rt6Yp3Cd1Fg5Hj0Ks2Aq)', 'ghp_Zk2Vb7Nq9Xw4Lm8Rt6Yp3Cd1Fg5Hj0Ks2Aq'],
+      ['\tat login(Login.java:3) Bearer abcdefghijklmnop', 'abcdefghijklmnop'],
+    ]) {
+      const stack = `Error: failed\ngoroutine 1 [running]:\n${line}`;
+      expect(redactStack(stack), line).to.equal(redactText(stack));
+      expect(redactStack(stack), line).not.to.include(secret);
+    }
+  });
 });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { classifyToolError } from '../../src';
+import { kindForName } from '../../src/classify/codes';
 import { kindForHttpStatus } from '../../src/classify/http';
+import { causesInStack } from '../../src/classify/stack-causes';
 
 /**
  * Generated errors: a status, a code or a delay put where no rule names it (random names of
@@ -182,6 +184,15 @@ describe('classifyToolError on generated shapes (fast-check)', () => {
       (s: number) => `Request failed with status ${s}`,
       (s: number) => `Server error '${s} ${REASONS[s]}' for url 'http://127.0.0.1:8080/x'`,
       (s: number) => `GET /search responded with ${s}`,
+      // Java: HttpURLConnection, Feign, Spring's RestClient, OkHttp / Retrofit.
+      (s: number) => `Server returned HTTP response code: ${s} for URL: http://127.0.0.1:8080/x`,
+      (s: number) => `[${s} ${REASONS[s]}] during [GET] to [http://127.0.0.1:8080/x] [Client#get()]: []`,
+      (s: number) => `${s} ${REASONS[s]}: "{"error":"failed"}"`,
+      (s: number) => `HTTP ${s} ${REASONS[s]}`,
+      // Go: `resp.Status` in a tool's own error, a quoted URL before it.
+      (s: number) => `search API: ${s} ${REASONS[s]}`,
+      (s: number) => `GET http://127.0.0.1:8080/x?page=2: ${s} ${REASONS[s]}`,
+      (s: number) => `unexpected status ${s}`,
     );
     const noise = fc.constantFrom(
       'connecting to 127.0.0.1:8080',
@@ -190,6 +201,8 @@ describe('classifyToolError on generated shapes (fast-check)', () => {
       'keep-alive: timeout=5',
       'retried 3 times',
       'took 503ms',
+      'goroutine 7 [running]',
+      'at com.example.Search.get(Search.java:429)',
     );
     fc.assert(
       fc.property(
@@ -207,6 +220,103 @@ describe('classifyToolError on generated shapes (fast-check)', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('reads the status a class is named for, in any package, outer class and suffix, under wrappers', () => {
+    const packages = fc.constantFrom(
+      '',
+      'org.springframework.web.client.',
+      'feign.',
+      'com.example.api.',
+      'google.api_core.exceptions.',
+    );
+    const outer = fc.constantFrom(
+      '',
+      'HttpClientErrorException$',
+      'HttpServerErrorException$',
+      'FeignException$',
+      'ApiException$',
+    );
+    const suffix = fc.constantFrom('', 'Exception', 'Error');
+    const wrappers = fc.array(
+      fc.constantFrom(
+        'org.springframework.ai.tool.execution.ToolExecutionException',
+        'java.lang.RuntimeException',
+        'java.util.concurrent.ExecutionException',
+      ),
+      { maxLength: 3 },
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STATUSES),
+        packages,
+        outer,
+        suffix,
+        wrappers,
+        (status, pkg, out, end, around) => {
+          const reason = REASONS[status]!.replace(/ /g, '');
+          // A class the named table lists means what it lists (JavaScript's `RequestTimeoutError`: a timeout).
+          fc.pre(kindForName(`${pkg}${out}${reason}${end}`) === undefined);
+          // The message says nothing: the status is in the class name alone.
+          let err: Record<string, unknown> = {
+            name: `${pkg}${out}${reason}${end}`,
+            message: 'request failed',
+          };
+          for (const name of around) err = { name, message: 'tool failed', cause: err };
+          const found = classifyToolError(err);
+          expect(found.errorType, String(err.name)).to.equal(String(status));
+          expect(found.kind).to.equal(kindForHttpStatus(status));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads a Java stack's causes: the innermost named failure wins over the wrappers around it", () => {
+    const failures = fc.constantFrom<[string, string | undefined, string]>(
+      ['java.net.ConnectException', undefined, 'ECONNREFUSED'],
+      ['java.net.ConnectException', 'Connection refused', 'ECONNREFUSED'],
+      ['java.net.UnknownHostException', 'api.example.invalid', 'ENOTFOUND'],
+      ['java.net.SocketTimeoutException', 'Read timed out', 'timeout'],
+      ['java.net.http.HttpTimeoutException', 'request timed out', 'timeout'],
+      [
+        'org.springframework.web.client.HttpServerErrorException$ServiceUnavailable',
+        '503 Service Unavailable: [no body]',
+        '503',
+      ],
+      ['org.springframework.web.client.HttpClientErrorException$TooManyRequests', undefined, '429'],
+    );
+    const wrapper = fc.constantFrom(
+      [
+        'org.springframework.web.client.ResourceAccessException',
+        'I/O error on GET request for "http://127.0.0.1:1/x": null',
+      ],
+      ['java.lang.RuntimeException', 'weather lookup failed'],
+      ['java.util.concurrent.CompletionException', 'java.lang.IllegalStateException: failed'],
+    );
+    fc.assert(
+      fc.property(
+        failures,
+        fc.array(wrapper, { maxLength: 3 }),
+        fc.boolean(),
+        ([name, message, errorType], around, under) => {
+          const frames = '\tat com.example.agent.Tools.call(Tools.java:42)\n\t... 7 more\n';
+          let stack = 'org.springframework.ai.tool.execution.ToolExecutionException: tool failed\n' + frames;
+          for (const [wrapperName, wrapperMessage] of around)
+            stack += `Caused by: ${wrapperName}: ${wrapperMessage}\n${frames}`;
+          stack += `Caused by: ${name}${message === undefined ? '' : `: ${message}`}\n${frames}`;
+          // A cause under the failure that names nothing (the JDK's ClosedChannelException) changes nothing.
+          if (under) stack += `Caused by: java.nio.channels.ClosedChannelException\n${frames}`;
+          const found = classifyToolError({
+            name: 'org.springframework.ai.tool.execution.ToolExecutionException',
+            message: 'tool failed',
+            cause: causesInStack(stack),
+          });
+          expect(found.errorType, stack).to.equal(errorType);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -62,6 +62,32 @@ function pythonFailure(text: string): PythonFailure {
   return { status: `RuntimeError(${JSON.stringify(text)})${stacktrace}`, message: text, stacktrace };
 }
 
+/** A failed Java tool: the text in its wrapper's message and in a `Caused by:` line, among frames. */
+function javaFailure(text: string): PythonFailure {
+  const frames = '\tat com.example.agent.TokenService.refresh(TokenService.java:42)\n\t... 12 more';
+  const stacktrace = [
+    `org.springframework.ai.tool.execution.ToolExecutionException: ${text}`,
+    frames,
+    `Caused by: org.springframework.web.client.ResourceAccessException: ${text}`,
+    frames,
+    'Caused by: java.net.ConnectException',
+    frames,
+  ].join('\n');
+  return { status: text, message: text, stacktrace };
+}
+
+/** A failed Go tool: the text in its panic's message, above a goroutine's frames. */
+function goFailure(text: string): PythonFailure {
+  const stacktrace = [
+    `panic: ${text}`,
+    '',
+    'goroutine 1 [running]:',
+    'main.fetchToken({0xc0001a2000, 0x2a})',
+    '\t/app/token.go:42 +0x1d',
+  ].join('\n');
+  return { status: text, message: text, stacktrace };
+}
+
 /** The processor run on failed OpenInference TOOL spans, in one batch, as a collector runs it. */
 function goProcess(failures: readonly PythonFailure[]): PythonFailure[] {
   return goRun<PythonFailure[]>('./internal/cmd/exceptionevents', failures);
@@ -102,9 +128,14 @@ describe("the collector processor's scrubber against the secret corpus (skipped 
     });
   });
 
-  it("leaves no secret of the corpus in a Python tool span's exception event or traceback status", async () => {
+  it("leaves no secret of the corpus in a Python, Java or Go tool span's exception event or status", async () => {
     const inputs = Object.values(PLACEMENTS).flatMap((place) =>
-      corpus.map((from) => ({ failure: pythonFailure(place(from.secret)), from })),
+      corpus.flatMap((from) =>
+        [pythonFailure, javaFailure, goFailure].map((failure) => ({
+          failure: failure(place(from.secret)),
+          from,
+        })),
+      ),
     );
     const processed = goProcess(inputs.map((input) => input.failure));
     expect(processed).to.have.length(inputs.length);
@@ -122,7 +153,9 @@ describe("the collector processor's scrubber against the secret corpus (skipped 
 
   it("redacts an exception event's message and stacktrace as the package does", () => {
     const failures = Object.values(PLACEMENTS).flatMap((place) =>
-      corpus.map((from) => pythonFailure(place(from.secret))),
+      corpus.flatMap((from) =>
+        [pythonFailure, javaFailure, goFailure].map((failure) => failure(place(from.secret))),
+      ),
     );
     // A V8 stack too: its frame lines are kept as they are, its head scrubbed.
     failures.push({
