@@ -176,6 +176,7 @@ export function buildRules(): Record<string, unknown> {
     'HTTP_STATUS_PHRASINGS',
     'REASON_PHRASES',
     'SETTINGS',
+    'URLS',
     'NODE_CODE',
     'SYSTEM_ERROR_TEXTS',
     'SYSTEM_ERROR_TEXT',
@@ -340,6 +341,8 @@ export function buildRules(): Record<string, unknown> {
     },
     messages: {
       maxScannedLength: MAX_SCANNED_MESSAGE_LENGTH,
+      // Removed (replaced by a space) from a text before anything in it is read.
+      urls: re2(message.URLS as RegExp),
       mcpCode: re2(message.MCP_CODE as RegExp),
       // Group 1 of the first that matches is the status; else a text that is only a reason phrase.
       httpStatuses: (message.HTTP_STATUS_PHRASINGS as RegExp[]).map(re2),

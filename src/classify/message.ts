@@ -73,6 +73,13 @@ const REASON_ONLY = new RegExp(`^\\s{0,4}(${Object.keys(REASON_PHRASES).join('|'
  */
 const SETTINGS = /\btimeout=\d|["']timeout["'] {0,2}: {0,2}\d/gi;
 
+/**
+ * URLs name where a call went, not what happened (`Get "http://host/v1?status=503": dial tcp ...`,
+ * as Go's `*url.Error` and Spring's `I/O error on GET request for "..."` quote them): removed
+ * before the text is read, so a path or a query reads as nothing.
+ */
+const URLS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s"'<>]*/gi;
+
 const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
 
 /**
@@ -128,7 +135,8 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
 ];
 
 export function classifyMessage(text: string): MessageEvidence | undefined {
-  const message = text.length > MAX_SCANNED_MESSAGE_LENGTH ? text.slice(0, MAX_SCANNED_MESSAGE_LENGTH) : text;
+  const head = text.length > MAX_SCANNED_MESSAGE_LENGTH ? text.slice(0, MAX_SCANNED_MESSAGE_LENGTH) : text;
+  const message = head.includes('://') ? head.replace(URLS, ' ') : head;
   const mcp = MCP_CODE.exec(message);
   if (mcp) {
     const code = Number(mcp[1]);

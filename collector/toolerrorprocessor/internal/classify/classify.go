@@ -65,6 +65,7 @@ type Classifier struct {
 	mcpCode           *rules.Matcher
 	httpStatuses      []*rules.Matcher
 	settings          *regexp.Regexp
+	urls              *rules.Matcher
 	rateLimitText     *rules.Matcher
 	quotaText         *rules.Matcher
 	nameParts         []family
@@ -141,6 +142,7 @@ func New(r *rules.Rules) (*Classifier, error) {
 		c.timeoutWhen = compile("timeoutWhenMessage", r.Codes.TimeoutOrNetwork.TimeoutWhenMessage)
 		c.unknownTool = compile("jsonRpcUnknownTool", r.Codes.JSONRPCUnknownTool.Message)
 		c.mcpCode = compile("mcpCode", r.Messages.MCPCode)
+		c.urls = compile("urls", r.Messages.URLs)
 		for _, p := range r.Messages.HTTPStatuses {
 			c.httpStatuses = append(c.httpStatuses, compile("httpStatuses", p))
 		}
@@ -609,6 +611,10 @@ func (c *Classifier) classifyMessage(message string) *messageFinding {
 		return nil
 	}
 	message = c.head(message)
+	// URLs name where a call went, not what happened: a path or a query reads as nothing.
+	if strings.Contains(message, "://") {
+		message = c.urls.ReplaceAllString(message, " ")
+	}
 	if m := c.mcpCode.FindStringSubmatch(message); m != nil {
 		code, _ := strconv.Atoi(m[1])
 		if kind := c.kindForJSONRPC(code, message); kind != "" {

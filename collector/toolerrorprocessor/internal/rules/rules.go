@@ -135,6 +135,7 @@ type Rules struct {
 	} `json:"classes"`
 	Messages struct {
 		MaxScannedLength int               `json:"maxScannedLength"`
+		URLs             Pattern           `json:"urls"`
 		MCPCode          Pattern           `json:"mcpCode"`
 		HTTPStatuses     []Pattern         `json:"httpStatuses"`
 		ReasonPhrases    map[string]int    `json:"reasonPhrases"`
