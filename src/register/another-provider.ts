@@ -2,7 +2,7 @@ import { metrics, trace, type MeterProvider, type TracerProvider } from '@opente
 import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor';
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
-import { otlpDestination } from './delivery';
+import { otlpDestination } from '../export/delivery';
 import type { RegisterSettings } from './settings';
 import { noticeUser } from '../user-notice';
 import type { Telemetry } from './telemetry';

@@ -17,13 +17,7 @@ type ModuleInternals = typeof Module & {
   wrap: (source: string) => string;
 };
 
-interface CompiledFile {
-  readonly script: Script;
-  readonly entry: string;
-  readonly identity: Buffer;
-  /** True when the entry already holds this file's code, as V8 accepted it. */
-  readonly reused: boolean;
-}
+type CompiledFile = ReturnType<typeof compile>;
 
 /**
  * Loads the register's SDK file as `require` would, but through a V8 code cache of its own, kept
@@ -50,8 +44,8 @@ export function loadSdkFile<T>(file: string, parent?: Module): LoadedSdkFile<T> 
   };
 }
 
-/** The file compiled with the cache entry that names it, if there is one. */
-function compile(file: string, folder: string, loader: ModuleInternals): CompiledFile {
+/** The file compiled with the cache entry that names it, if there is one (`reused` when V8 took it). */
+function compile(file: string, folder: string, loader: ModuleInternals) {
   const { size, mtimeMs, ctimeMs, ino } = statSync(file);
   const identity = Buffer.from(JSON.stringify([file, size, mtimeMs, ctimeMs, ino]));
   const entry = join(folder, `otel-tool-errors-${hash(file)}`);

@@ -1,4 +1,7 @@
-/** What both entry points load, bundled as dist/register-sdk.cjs: one copy of the register's state. */
+/**
+ * What both entry points load, bundled as dist/register-sdk.cjs: one copy of the register's state.
+ * What the register does to Node's internals, and what each mechanism saves: docs/architecture.md.
+ */
 /* eslint-disable @typescript-eslint/no-require-imports -- each part is loaded when first used */
 import type { StartOptions } from './start';
 import type { Telemetry } from './telemetry';

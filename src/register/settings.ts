@@ -4,19 +4,11 @@ import {
   GENAI_CAPTURE_VALUES_TEXT,
   genAiCaptureFrom,
 } from '../instrumentation/capture-env';
+import type { OtlpProtocol, Signal } from '../export/delivery';
+import type { ExporterName, SignalSettings } from '../export/exporters';
 import { sdkDisabled } from './sdk-disabled';
 
-export type ExporterName = 'otlp' | 'console';
-export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
-export type Signal = 'traces' | 'metrics';
 type PropagatorName = 'tracecontext' | 'baggage';
-
-/** `OTEL_<SIGNAL>_EXPORTER` (default `otlp`; `none`: not exported), its OTLP protocol and timeout (10 s). */
-export interface SignalSettings {
-  readonly exporters: readonly ExporterName[];
-  readonly protocol: OtlpProtocol;
-  readonly timeoutMillis: number;
-}
 
 /** What the zero-code entry points read from the environment (docs/configuration.md). */
 export interface RegisterSettings {
@@ -45,20 +37,37 @@ export interface RegisterSettings {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The names auto-instrumentations-node reads from OTEL_NODE_RESOURCE_DETECTORS, in its order. */
-const RESOURCE_DETECTOR_NAMES = [
-  'container',
-  'host',
-  'os',
-  'serviceinstance',
-  'process',
-  'alibaba',
-  'gcp',
-  'aws',
-  'azure',
-  'env',
-] as const;
-export type ResourceDetectorName = (typeof RESOURCE_DETECTOR_NAMES)[number];
+/**
+ * The resource detectors, by the names auto-instrumentations-node reads from
+ * OTEL_NODE_RESOURCE_DETECTORS and in its order: an export of the resources package, or of a
+ * package of its own, an optional peer loaded only when named.
+ */
+export const RESOURCE_DETECTORS = {
+  container: { name: '@opentelemetry/resource-detector-container', exports: ['containerDetector'] },
+  host: 'hostDetector',
+  os: 'osDetector',
+  serviceinstance: 'serviceInstanceIdDetector',
+  process: 'processDetector',
+  alibaba: { name: '@opentelemetry/resource-detector-alibaba-cloud', exports: ['alibabaCloudEcsDetector'] },
+  gcp: { name: '@opentelemetry/resource-detector-gcp', exports: ['gcpDetector'] },
+  aws: {
+    name: '@opentelemetry/resource-detector-aws',
+    exports: [
+      'awsEc2Detector',
+      'awsEcsDetector',
+      'awsEksDetector',
+      'awsBeanstalkDetector',
+      'awsLambdaDetector',
+    ],
+  },
+  azure: {
+    name: '@opentelemetry/resource-detector-azure',
+    exports: ['azureAppServiceDetector', 'azureFunctionsDetector', 'azureVmDetector'],
+  },
+  env: 'envDetector',
+} as const satisfies Record<string, string | { name: string; exports: readonly string[] }>;
+type ResourceDetectorName = keyof typeof RESOURCE_DETECTORS;
+const RESOURCE_DETECTOR_NAMES = Object.keys(RESOURCE_DETECTORS) as ResourceDetectorName[];
 const PROPAGATORS: readonly PropagatorName[] = ['tracecontext', 'baggage'];
 
 function list(value: string | undefined): string[] {

@@ -1,4 +1,4 @@
-import { collectorsAnswering, exitStarted, reportAtExit } from './delivery';
+import { collectorsAnswering, exitStarted, reportAtExit } from '../export/delivery';
 import type { Telemetry } from './telemetry';
 import { sayIfVitestKillsTheFlush } from './test-runners';
 

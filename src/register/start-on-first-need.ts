@@ -1,6 +1,6 @@
 import Module, { createRequire } from 'node:module';
 import { globalsStartingTheRegister, packagesStartingTheRegister } from './hooked-modules';
-import { receiveWorkerSpans } from './worker-spans';
+import { receiveWorkerSpans } from '../export/worker-spans';
 
 /** Where every copy of `@opentelemetry/api` 1.x keeps the providers, context manager and propagator. */
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');

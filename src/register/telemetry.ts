@@ -17,12 +17,12 @@ import { ToolMetricsSpanProcessor } from '../metrics/tool-metrics-span-processor
 import { RedactingSpanProcessor } from '../processor/redacting-span-processor';
 import { ToolErrorSpanProcessor } from '../processor/tool-error-span-processor';
 import { RETRY_AFTER_HEADERS } from '../semconv';
-import { DeferredMeterProvider, type StartedMeterProvider } from './deferred-metrics';
-import { exportingSpanProcessors, loadPackage, metricReaders } from './exporters';
+import { DeferredMeterProvider, type StartedMeterProvider } from '../export/deferred-metrics';
+import { exportingSpanProcessors, loadPackage, metricReaders } from '../export/exporters';
 import { hookedInstrumentations } from './hooked-modules';
-import type { RegisterSettings, ResourceDetectorName } from './settings';
+import { RESOURCE_DETECTORS, type RegisterSettings } from './settings';
 import { noticeUser } from '../user-notice';
-import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from './worker-spans';
+import { HandToMainThreadProcessor, inWorkerThread, takeWorkerSpans } from '../export/worker-spans';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each package is required when the
    settings need it, by literal name so that the register's SDK file bundles it. */
@@ -38,42 +38,13 @@ export interface Telemetry {
   appTracerProvider?: { forceFlush(): Promise<void> };
 }
 
-/**
- * Each resource detector by the name auto-instrumentations-node gives it: an export of the
- * resources package, or of its own package, an optional peer loaded only when named.
- */
-const DETECTORS: Record<ResourceDetectorName, string | { name: string; exports: string[] }> = {
-  env: 'envDetector',
-  host: 'hostDetector',
-  os: 'osDetector',
-  process: 'processDetector',
-  serviceinstance: 'serviceInstanceIdDetector',
-  container: { name: '@opentelemetry/resource-detector-container', exports: ['containerDetector'] },
-  alibaba: { name: '@opentelemetry/resource-detector-alibaba-cloud', exports: ['alibabaCloudEcsDetector'] },
-  gcp: { name: '@opentelemetry/resource-detector-gcp', exports: ['gcpDetector'] },
-  aws: {
-    name: '@opentelemetry/resource-detector-aws',
-    exports: [
-      'awsEc2Detector',
-      'awsEcsDetector',
-      'awsEksDetector',
-      'awsBeanstalkDetector',
-      'awsLambdaDetector',
-    ],
-  },
-  azure: {
-    name: '@opentelemetry/resource-detector-azure',
-    exports: ['azureAppServiceDetector', 'azureFunctionsDetector', 'azureVmDetector'],
-  },
-};
-
 /** NodeSDK's resource: the SDK defaults, then what the detectors OTEL_NODE_RESOURCE_DETECTORS names find. */
 function resource(settings: RegisterSettings) {
   const resources = require('@opentelemetry/resources') as Resources;
   const detectors: ResourceDetector[] = [];
   const problems: string[] = [];
   for (const name of settings.resourceDetectors) {
-    const from = DETECTORS[name];
+    const from = RESOURCE_DETECTORS[name];
     if (typeof from === 'string') {
       detectors.push((resources as unknown as Record<string, ResourceDetector>)[from]!);
       continue;
@@ -199,7 +170,7 @@ export function startTelemetry(
   const meterProvider = startMetrics(settings, attributes);
   const { NodeTracerProvider } =
     require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  // A worker thread's spans are exported, and counted, by the main thread's register (worker-spans.ts).
+  // A worker thread's spans are exported, and counted, by the main thread's register (export/worker-spans.ts).
   const inWorker = inWorkerThread();
   const recording = inWorker
     ? [new HandToMainThreadProcessor()]

@@ -13,6 +13,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'tool-span': ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'package.json'],
   processor: ['classify', 'redact', 'semconv', 'tool-span', 'logger', 'user-notice', 'processor'],
   metrics: ['classify', 'semconv', 'tool-span', 'logger', 'metrics'],
+  export: ['user-notice', 'export'],
   instrumentation: [
     'classify',
     'redact',

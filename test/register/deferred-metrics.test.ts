@@ -5,7 +5,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { expect } from 'chai';
-import { DeferredMeterProvider } from '../../src/register/deferred-metrics';
+import { DeferredMeterProvider } from '../../src/export/deferred-metrics';
 
 /** A DeferredMeterProvider over a real SDK MeterProvider with a reader the test collects. */
 function deferredSdk(build?: () => MeterProvider) {

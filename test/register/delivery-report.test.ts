@@ -1,6 +1,6 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { expect } from 'chai';
-import { followingDelivery } from '../../src/register/delivery';
+import { followingDelivery } from '../../src/export/delivery';
 
 /**
  * The line said while the app runs, in-process: a failed export that carried nothing lost nothing

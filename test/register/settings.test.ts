@@ -6,7 +6,7 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { expect } from 'chai';
 import { instrumentationEnabled, readRegisterSettings } from '../../src/register/settings';
-import { ExporterOnFirstExport, exportingSpanProcessors, loadPackage } from '../../src/register/exporters';
+import { ExporterOnFirstExport, exportingSpanProcessors, loadPackage } from '../../src/export/exporters';
 
 describe('register settings from the environment', () => {
   it("defaults: enabled, OTLP http/protobuf for traces and metrics with the exporters' own 10 s, a 1 s exit, no capture, everything on", () => {

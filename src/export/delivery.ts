@@ -2,12 +2,14 @@ import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { noticeUser } from '../user-notice';
-import type { OtlpProtocol, Signal } from './settings';
 
 /**
  * What became of the telemetry the register's exporters were given: each export followed to its
  * end, each attempt's answer watched, what was not delivered counted by reason and said in one line.
  */
+
+export type Signal = 'traces' | 'metrics';
+export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 
 interface Exporter<T> {
   export(items: T, done: (result: { code: number; error?: Error }) => void): void;

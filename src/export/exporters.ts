@@ -4,8 +4,7 @@ import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import type { PushMetricExporter, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { followingDelivery, queueDropCounter, spanQueued } from './delivery';
-import type { ExporterName, OtlpProtocol, RegisterSettings, Signal, SignalSettings } from './settings';
+import { followingDelivery, queueDropCounter, spanQueued, type OtlpProtocol, type Signal } from './delivery';
 import { noticeUser } from '../user-notice';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each package is loaded when first used, the
@@ -14,6 +13,22 @@ import { noticeUser } from '../user-notice';
 type SdkTrace = typeof import('@opentelemetry/sdk-trace-node');
 type SdkMetrics = typeof import('@opentelemetry/sdk-metrics');
 type BatchConfig = ConstructorParameters<SdkTrace['BatchSpanProcessor']>[1];
+export type ExporterName = 'otlp' | 'console';
+
+/** `OTEL_<SIGNAL>_EXPORTER` (default `otlp`; `none`: not exported), its OTLP protocol and timeout (10 s). */
+export interface SignalSettings {
+  readonly exporters: readonly ExporterName[];
+  readonly protocol: OtlpProtocol;
+  readonly timeoutMillis: number;
+}
+
+/** What the exporters are built from: the register's settings (register/settings.ts). */
+interface ExportSettings {
+  readonly traces: SignalSettings;
+  readonly metrics: SignalSettings;
+  readonly metricExportIntervalMillis: number;
+}
+
 type ExporterPackage = Record<string, new (config: object) => SpanExporter | PushMetricExporter>;
 
 /** Loads an optional peer dependency, with an error that says how to install it when it is missing. */
@@ -160,7 +175,7 @@ function batchSpanProcessor(sdk: SdkTrace, exporter: SpanExporter): SpanProcesso
 }
 
 /** NodeSDK's exporting span processors for `OTEL_TRACES_EXPORTER`: console one by one, OTLP in batches. */
-export function exportingSpanProcessors(settings: RegisterSettings): SpanProcessor[] {
+export function exportingSpanProcessors(settings: ExportSettings): SpanProcessor[] {
   const sdk = require('@opentelemetry/sdk-trace-node') as SdkTrace;
   return each('traces', settings.traces.exporters, (name) =>
     name === 'console'
@@ -170,7 +185,7 @@ export function exportingSpanProcessors(settings: RegisterSettings): SpanProcess
 }
 
 /** The periodic metric readers (unref'd timers) for `OTEL_METRICS_EXPORTER`. */
-export function metricReaders(settings: RegisterSettings): MetricReader[] {
+export function metricReaders(settings: ExportSettings): MetricReader[] {
   if (settings.metrics.exporters.length === 0) return [];
   const sdk = require('@opentelemetry/sdk-metrics') as SdkMetrics;
   const interval = settings.metricExportIntervalMillis;

@@ -1,4 +1,4 @@
-import type { Context } from '@opentelemetry/api';
+import type { Context, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /*
@@ -23,21 +23,25 @@ export function inWorkerThread(): boolean {
   return !(require('node:worker_threads') as WorkerThreads).isMainThread;
 }
 
+/** A ReadableSpan's data, as the main thread's register takes it (`takeWorkerSpans`). */
 function toData(span: ReadableSpan) {
+  const withoutTraceState = (context: SpanContext) => ({ ...context, traceState: undefined });
   return {
     name: span.name,
     kind: span.kind,
-    context: { ...span.spanContext(), traceState: undefined },
-    parentContext: span.parentSpanContext ? { ...span.parentSpanContext, traceState: undefined } : undefined,
+    context: withoutTraceState(span.spanContext()),
+    parentSpanContext: span.parentSpanContext && withoutTraceState(span.parentSpanContext),
     startTime: span.startTime,
     endTime: span.endTime,
     duration: span.duration,
     status: span.status,
     attributes: span.attributes,
-    links: span.links.map((link) => ({ ...link, context: { ...link.context, traceState: undefined } })),
+    links: span.links.map((link) => ({ ...link, context: withoutTraceState(link.context) })),
     events: span.events,
-    scope: span.instrumentationScope,
-    dropped: [span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount] as const,
+    instrumentationScope: span.instrumentationScope,
+    droppedAttributesCount: span.droppedAttributesCount,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedLinksCount: span.droppedLinksCount,
   };
 }
 
@@ -69,26 +73,8 @@ export class HandToMainThreadProcessor implements SpanProcessor {
 
 /** In the main thread's register: the worker threads' spans go to `recording`, with its resource. */
 export function takeWorkerSpans(recording: SpanProcessor[], resource: ReadableSpan['resource']): void {
-  (globalThis as Record<symbol, unknown>)[SINK] = (data: SpanData) => {
-    const span: ReadableSpan = {
-      name: data.name,
-      kind: data.kind,
-      spanContext: () => data.context,
-      parentSpanContext: data.parentContext,
-      startTime: data.startTime,
-      endTime: data.endTime,
-      duration: data.duration,
-      status: data.status,
-      attributes: data.attributes,
-      links: data.links,
-      events: data.events,
-      ended: true,
-      resource,
-      instrumentationScope: data.scope,
-      droppedAttributesCount: data.dropped[0],
-      droppedEventsCount: data.dropped[1],
-      droppedLinksCount: data.dropped[2],
-    };
+  (globalThis as Record<symbol, unknown>)[SINK] = ({ context, ...data }: SpanData) => {
+    const span: ReadableSpan = { ...data, spanContext: () => context, ended: true, resource };
     for (const processor of recording) processor.onEnd(span);
   };
 }
