@@ -40,8 +40,9 @@ import {
   PYTHON_STATUS_MESSAGES,
 } from './rules/python-errors';
 import type { SpanFamily } from '../src/tool-span/families/family';
+import { GENAI } from '../src/tool-span/families/genai';
 import { SPAN_FAMILIES } from '../src/tool-span/families/list';
-import { OTHER_LANGUAGE_FAMILIES } from './rules/other-language-families';
+import { OTHER_LANGUAGE_FAMILIES, OTHER_LANGUAGE_GENAI_FAMILIES } from './rules/other-language-families';
 
 const ROOT = resolve(__dirname, '..');
 export const RULES_FILE = join(ROOT, 'rules/tool-errors.json');
@@ -401,8 +402,13 @@ export function buildRules(): Record<string, unknown> {
       pauses: [...PYTHON_PAUSES],
     },
     // The package's own declarations, their data only (a family's reader is code), then the
-    // other languages' tool spans.
-    spanFamilies: [...SPAN_FAMILIES.map(familyData), ...OTHER_LANGUAGE_FAMILIES],
+    // other languages' tool spans; those that refine the GenAI convention come before it.
+    spanFamilies: [
+      ...SPAN_FAMILIES.slice(0, SPAN_FAMILIES.indexOf(GENAI)).map(familyData),
+      ...OTHER_LANGUAGE_GENAI_FAMILIES,
+      ...SPAN_FAMILIES.slice(SPAN_FAMILIES.indexOf(GENAI)).map(familyData),
+      ...OTHER_LANGUAGE_FAMILIES,
+    ],
   };
 }
 

@@ -1,4 +1,23 @@
-import type { SpanFamily } from '../../src/tool-span/families/family';
+import { EXECUTE_TOOL_OPERATION, type SpanFamily } from '../../src/tool-span/families/family';
+
+/**
+ * Other languages' GenAI `execute_tool` spans that record more than the convention (a result under
+ * their own name): the rules file puts these just before the GenAI family, which would take them.
+ */
+export const OTHER_LANGUAGE_GENAI_FAMILIES: readonly Omit<SpanFamily, 'readErrorResult'>[] = [
+  {
+    // Spring AI (Java): its tool-call observations as spans, `execute_tool {name}` with
+    // `spring.ai.kind=tool_call`; with `spring.ai.tools.observations.include-content=true` the
+    // tool's result (a returned error, or by default a thrown error's message) is in
+    // `spring.ai.tool.call.result`.
+    framework: 'Spring AI (Java)',
+    recognise: [{ attributes: { ...EXECUTE_TOOL_OPERATION, 'spring.ai.kind': 'tool_call' } }],
+    genAiConvention: true,
+    toolName: ['spring.ai.tool.definition.name', { nameAfter: 'execute_tool ' }],
+    callId: ['spring.ai.tool.call.id'],
+    result: ['spring.ai.tool.call.result'],
+  },
+];
 
 /**
  * Tool spans of instrumentations in other languages that none of the package's own families
