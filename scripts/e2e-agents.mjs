@@ -7,7 +7,7 @@
 // Environment (set by scripts/e2e.sh):
 //   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
 //   E2E_PY_ADK_SERVICE, E2E_PY_LANGGRAPH_SERVICE, E2E_PY_STRANDS_SERVICE,
-//   E2E_PY_AGENT_FRAMEWORK_SERVICE, E2E_GO_GENKIT_SERVICE
+//   E2E_PY_AGENT_FRAMEWORK_SERVICE, E2E_GO_GENKIT_SERVICE, E2E_JAVA_SPRING_AI_SERVICE
 //                                   the agents' service names (an agent whose variable is unset
 //                                   is not checked)
 //   E2E_AGENT_SECRET               a credential the agents put in their tools' URLs (userinfo or
@@ -105,6 +105,24 @@ const AGENTS = [
       get_account: { 'error.type': '401', 'tool.error_kind': 'auth' },
       get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
       get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
+      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+    },
+  },
+  // Spring AI (run with spring.ai.tools.throw-exception-on-error=true) writes no error.type: a
+  // thrown error ends the execute_tool span with status ERROR and an exception event whose type is
+  // its ToolExecutionException, the client's exception under `Caused by:` in its stack. Its
+  // returned error result is in spring.ai.tool.call.result (content capture on), the span OK.
+  {
+    service: env.E2E_JAVA_SPRING_AI_SERVICE,
+    span: (tool) => `execute_tool ${tool}`,
+    expect: {
+      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
+      get_account: { 'error.type': '401', 'tool.error_kind': 'auth' },
+      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
+      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
+      get_fx: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
+      get_quote: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
       lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
     },
   },

@@ -33,9 +33,9 @@
 # and scripts/e2e-production.mjs checks that every failed trace is kept, ~10% of the successful
 # ones, and that span metrics counted every span before sampling (kept/sampled counts printed).
 # Then Google ADK, LangGraph, Strands Agents and Microsoft Agent Framework agents in Python
-# (scripts/python-agents/, a cached virtual environment) and a Genkit for Go agent
-# (scripts/go-agent/, a cached binary) send their failing tool calls through the
-# same tiers, and scripts/e2e-agents.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
+# (scripts/python-agents/, a cached virtual environment), a Genkit for Go agent
+# (scripts/go-agent/, a cached binary) and a Spring AI agent (scripts/java-agent/, a cached jar)
+# send their failing tool calls through the same tiers, and scripts/e2e-agents.mjs checks that Jaeger has them with error.type and tool.error_kind written by the gateways'
 # tool_errors processor, and that span metrics count them by kind; scripts/e2e-attempts.mjs that a
 # Strands agent's call retried after a 503 is numbered as an attempt of it by the gateways, and
 # left out of the failures that stayed in their span metrics.
@@ -191,6 +191,18 @@ if command -v go >/dev/null 2>&1; then
 else
   GO_AGENT=""
   log "the Genkit for Go agent will be skipped: no go on PATH"
+fi
+
+# ---- 1e. The Spring AI agent, built once and cached ----
+# Spring AI's tool-call observations, exported as spans by Spring Boot's OpenTelemetry starter,
+# which only the gateways' tool_errors processor classifies (scripts/java-agent/).
+if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
+  JAVA_AGENT="$(E2E_CACHE_DIR="$CACHE" bash scripts/java-agent/setup.sh)" ||
+    die "building the Spring AI agent failed (scripts/java-agent/setup.sh)"
+  log "Spring AI agent: $JAVA_AGENT"
+else
+  JAVA_AGENT=""
+  log "the Spring AI agent will be skipped: no java or mvn on PATH"
 fi
 
 # ---- 2. Prometheus (Debian package) ----
@@ -446,7 +458,11 @@ if [ -n "$GO_AGENT" ]; then
   export E2E_GO_GENKIT_SERVICE="${SERVICE}-go-genkit"
   OTEL_SERVICE_NAME="$E2E_GO_GENKIT_SERVICE" traffic go-genkit "$AG_HTTP" "$GO_AGENT"
 fi
-if [ -n "$PYTHON_AGENTS$GO_AGENT" ]; then
+if [ -n "$JAVA_AGENT" ]; then
+  export E2E_JAVA_SPRING_AI_SERVICE="${SERVICE}-java-spring-ai"
+  OTEL_SERVICE_NAME="$E2E_JAVA_SPRING_AI_SERVICE" traffic java-spring-ai "$AG_HTTP" "$JAVA_AGENT"
+fi
+if [ -n "$PYTHON_AGENTS$GO_AGENT$JAVA_AGENT" ]; then
   node scripts/e2e-agents.mjs
 fi
 if [ -n "$PYTHON_AGENTS" ]; then
