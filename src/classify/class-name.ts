@@ -1,4 +1,10 @@
+import { CANCEL_EVIDENCE, CLASS_EVIDENCE, CODE_EVIDENCE, type EvidenceSource } from './evidence';
+import type { Finding } from './evidence-source';
+import { kindForCode } from './codes';
+import { kindForHttpStatus } from './http';
+import type { ToolErrorKind } from './kinds';
 import { REASON_PHRASES } from './message';
+import { saysQuota, saysRateLimited } from './throttle-text';
 
 /**
  * What a class name says by its last part, in any language: `HttpServerErrorException$ServiceUnavailable`
@@ -47,6 +53,32 @@ const CLASS_CODES: Readonly<Record<string, string>> = Object.freeze({
 /** The system error code a class stands for, if it is one of `CLASS_CODES`. */
 export function codeForClassName(name: string): string | undefined {
   return own(CLASS_CODES, simpleClassName(name));
+}
+
+/**
+ * What a class's last part says: a status it is named for (`HttpClientErrorException$TooManyRequests`),
+ * its 429 decided by the text's words, or the code it stands for; `undefined` when neither.
+ */
+export function findClassByLastPart(name: string, message: string | undefined): Finding | undefined {
+  const status = statusForClassName(name);
+  if (status !== undefined) {
+    const kind = kindForHttpStatus(status, {
+      rateLimited: saysRateLimited(message),
+      quota: saysQuota(message),
+    });
+    if (kind) {
+      return { source: CLASS_EVIDENCE, kind, errorType: String(status), httpStatus: status, byName: true };
+    }
+  }
+  const code = codeForClassName(name);
+  const kind = code === undefined ? undefined : kindForCode(code, message);
+  return kind ? { source: classEvidence(kind), kind, errorType: code, byName: true } : undefined;
+}
+
+/** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
+export function classEvidence(kind: ToolErrorKind): EvidenceSource {
+  if (kind === 'canceled') return CANCEL_EVIDENCE;
+  return kind === 'timeout' || kind === 'network' ? CODE_EVIDENCE : CLASS_EVIDENCE;
 }
 
 function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {

@@ -2,14 +2,12 @@ import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { makeClassification, type ToolErrorClassification } from './classification';
 import {
   CANCEL_EVIDENCE,
-  CLASS_EVIDENCE,
   CODE_EVIDENCE,
   EXPLICIT_EVIDENCE,
   FALLBACK_EVIDENCE,
   HTTP_STATUS_EVIDENCE,
   MESSAGE_EVIDENCE,
   type ClassificationEvidence,
-  type EvidenceSource,
   SOURCE_LINK_READERS,
 } from './evidence';
 import type { Finding, LinkReader } from './evidence-source';
@@ -30,7 +28,7 @@ import { readDatabaseError } from './database';
 import { isAwsAuthError, readClientError } from './clients';
 import { kindFromAlias } from './kind-aliases';
 import { abortReasons, CAUSE_KEYS } from './shape';
-import { codeForClassName, statusForClassName } from './class-name';
+import { classEvidence, findClassByLastPart } from './class-name';
 import { saysQuota, saysRateLimited } from './throttle-text';
 
 /** Set by `ToolExecutionError`; a global symbol so copies of this package recognise each other's errors. */
@@ -236,7 +234,7 @@ function findClass(link: object): Finding {
     if (candidate === undefined) continue;
     const named = kindForName(candidate);
     if (!named) {
-      const byParts = findClassByParts(candidate, readString(link, 'message'));
+      const byParts = findClassByLastPart(candidate, readString(link, 'message'));
       if (byParts) return byParts;
     }
     const kind = named ?? kindForNameParts(candidate);
@@ -249,32 +247,6 @@ function findClass(link: object): Finding {
     };
   }
   return { source: FALLBACK_EVIDENCE, errorType: fallbackErrorType(ctorName, name) };
-}
-
-/**
- * A class named for an HTTP status (`HttpClientErrorException$TooManyRequests`): that status, its
- * 429 decided by the text's words; or a class that stands for a system error code (class-name.ts).
- */
-function findClassByParts(name: string, message: string | undefined): Finding | undefined {
-  const status = statusForClassName(name);
-  if (status !== undefined) {
-    const kind = kindForHttpStatus(status, {
-      rateLimited: saysRateLimited(message),
-      quota: saysQuota(message),
-    });
-    if (kind) {
-      return { source: CLASS_EVIDENCE, kind, errorType: String(status), httpStatus: status, byName: true };
-    }
-  }
-  const code = codeForClassName(name);
-  const kind = code === undefined ? undefined : kindForCode(code, message);
-  return kind ? { source: classEvidence(kind), kind, errorType: code, byName: true } : undefined;
-}
-
-/** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */
-function classEvidence(kind: ToolErrorKind): EvidenceSource {
-  if (kind === 'canceled') return CANCEL_EVIDENCE;
-  return kind === 'timeout' || kind === 'network' ? CODE_EVIDENCE : CLASS_EVIDENCE;
 }
 
 // Classes that say nothing about a failure when something non-Error is thrown.
