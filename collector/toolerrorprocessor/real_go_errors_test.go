@@ -52,7 +52,7 @@ func TestRealGoHTTPFailuresReadAsInEveryLanguage(t *testing.T) {
 		{"the client's timeout", "timeout", "timeout", get(&http.Client{Timeout: 100 * time.Millisecond}, context.Background(), slow.URL+"/stock"+key)},
 		{"a refused dial, wrapped with %w", "ECONNREFUSED", "network", fmt.Errorf("rates: %w", get(http.DefaultClient, context.Background(), refusedURL))},
 		{"a certificate no authority signed", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "network", get(http.DefaultClient, context.Background(), untrusted.URL+"/x"+key)},
-		{"a context canceled", "_url.Error", "canceled", get(http.DefaultClient, canceled, slow.URL+"/x"+key)},
+		{"a context canceled", "url.Error", "canceled", get(http.DefaultClient, canceled, slow.URL+"/x"+key)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			td := ptrace.NewTraces()

@@ -3,7 +3,7 @@ import type { Finding } from './evidence-source';
 import { kindForCode } from './codes';
 import { kindForHttpStatus } from './http';
 import type { ToolErrorKind } from './kinds';
-import { REASON_PHRASES } from './message';
+import { REASON_PHRASES, systemErrorCodeIn } from './message';
 import { saysQuota, saysRateLimited } from './throttle-text';
 
 /**
@@ -70,9 +70,13 @@ export function findClassByLastPart(name: string, message: string | undefined): 
       return { source: CLASS_EVIDENCE, kind, errorType: String(status), httpStatus: status, byName: true };
     }
   }
-  const code = codeForClassName(name);
+  // The class's code stands in for a text that names none: `ConnectException: Connection timed out` is a timeout.
+  const classCode = codeForClassName(name);
+  const code = classCode && ((message && systemErrorCodeIn(message)) || classCode);
   const kind = code === undefined ? undefined : kindForCode(code, message);
-  return kind ? { source: classEvidence(kind), kind, errorType: code, byName: true } : undefined;
+  return kind
+    ? { source: classEvidence(kind), kind, errorType: kind === 'timeout' ? 'timeout' : code, byName: true }
+    : undefined;
 }
 
 /** A class named for a timeout or a network failure says what a code would (a DOMException `TimeoutError`). */

@@ -73,7 +73,11 @@ export function resetErrorTypes(): void {
 
 /** Only characters that are safe in metric labels and search queries, bounded in length. */
 export function sanitizeErrorType(raw: string): string {
-  const cleaned = raw.replace(/[^A-Za-z0-9_.:$-]+/g, '_').slice(0, MAX_ERROR_TYPE_LENGTH);
+  // Go prints a pointer type with a leading `*` (`*url.Error`): the type is the rest.
+  const cleaned = raw
+    .replace(/^\*+/, '')
+    .replace(/[^A-Za-z0-9_.:$-]+/g, '_')
+    .slice(0, MAX_ERROR_TYPE_LENGTH);
   return cleaned === '' || cleaned === '_' ? 'Error' : cleaned;
 }
 

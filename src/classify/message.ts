@@ -91,6 +91,7 @@ const NODE_CODE = /\b(E[A-Z]{3,15}|UND_ERR_[A-Z_]{1,30})\b/;
  */
 const SYSTEM_ERROR_TEXTS: Readonly<Record<string, string>> = {
   'connection refused': 'ECONNREFUSED',
+  'connection timed out': 'ETIMEDOUT',
   'connection reset by peer': 'ECONNRESET',
   'broken pipe': 'EPIPE',
   'network is unreachable': 'ENETUNREACH',
@@ -134,6 +135,12 @@ const FAMILIES: ReadonlyArray<readonly [ToolErrorKind, RegExp]> = [
   ['canceled', /\baborted\b|\bcancel(?:l)?ed\b/i],
 ];
 
+/** The code Node prints for the socket error a text states in the C library's words, if any. */
+export function systemErrorCodeIn(text: string): string | undefined {
+  const systemError = SYSTEM_ERROR_TEXT.exec(text);
+  return systemError ? SYSTEM_ERROR_TEXTS[systemError[1]!.toLowerCase()] : undefined;
+}
+
 export function classifyMessage(text: string): MessageEvidence | undefined {
   const head = text.length > MAX_SCANNED_MESSAGE_LENGTH ? text.slice(0, MAX_SCANNED_MESSAGE_LENGTH) : text;
   const message = head.includes('://') ? head.replace(URLS, ' ') : head;
@@ -157,11 +164,10 @@ export function classifyMessage(text: string): MessageEvidence | undefined {
     const kind = kindForCode(code[1], message);
     if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : code[1] };
   }
-  const systemError = SYSTEM_ERROR_TEXT.exec(message);
-  if (systemError) {
-    const systemCode = SYSTEM_ERROR_TEXTS[systemError[1]!.toLowerCase()]!;
+  const systemCode = systemErrorCodeIn(message);
+  if (systemCode) {
     const kind = kindForCode(systemCode, message);
-    if (kind) return { kind, errorType: systemCode };
+    if (kind) return { kind, errorType: kind === 'timeout' ? 'timeout' : systemCode };
   }
   const events = message.replace(SETTINGS, ' ');
   for (const [kind, pattern] of FAMILIES) {

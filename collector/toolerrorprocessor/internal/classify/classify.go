@@ -447,6 +447,15 @@ func codeFinding(kind, code string) *finding {
 	return f
 }
 
+// systemErrorCodeIn is the code Node prints for the socket error a text states in the C library's
+// words, or "".
+func (c *Classifier) systemErrorCodeIn(text string) string {
+	if m := c.systemErrorText.FindStringSubmatch(text); m != nil {
+		return c.r.Messages.SystemErrorTexts[strings.ToLower(m[1])]
+	}
+	return ""
+}
+
 // KindForName is the kind a class name means by itself: JavaScript's known classes, then the
 // status or code its last part names, then Python's classes (matched by the last part of a
 // qualified name), then a name ending in Error or Exception by its parts.
@@ -469,9 +478,12 @@ func (c *Classifier) classFinding(name, message string) *finding {
 		}
 	}
 	if code, ok := c.r.Classes.Codes[simpleClassName(name)]; ok {
+		// The class's code stands in for a text that names none: `ConnectException: Connection timed out` is a timeout.
+		if stated := c.systemErrorCodeIn(message); stated != "" {
+			code = stated
+		}
 		if kind := c.kindForCode(code, message); kind != "" {
-			f := byName(kind, code)
-			return f
+			return byName(kind, code)
 		}
 	}
 	if kind, ok := c.python[lastPart(name)]; ok {
@@ -639,9 +651,10 @@ func (c *Classifier) classifyMessage(message string) *messageFinding {
 		}
 	}
 	// The C library's words for a socket error read as the code Node prints for it.
-	if m := c.systemErrorText.FindStringSubmatch(message); m != nil {
-		code := c.r.Messages.SystemErrorTexts[strings.ToLower(m[1])]
-		if kind := c.kindForCode(code, message); kind != "" {
+	if code := c.systemErrorCodeIn(message); code != "" {
+		if kind := c.kindForCode(code, message); kind == "timeout" {
+			return &messageFinding{kind: kind, errorType: "timeout"}
+		} else if kind != "" {
 			return &messageFinding{kind: kind, errorType: code}
 		}
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"container/list"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,7 +60,8 @@ func (e *ErrorTypes) SetMax(max int) {
 
 // Sanitize keeps only characters safe in metric labels and search queries, bounded in length.
 func (e *ErrorTypes) Sanitize(raw string) string {
-	cleaned := e.sanitize.ReplaceAllString(raw, e.replacement)
+	// Go prints a pointer type with a leading `*` (`*url.Error`): the type is the rest.
+	cleaned := e.sanitize.ReplaceAllString(strings.TrimLeft(raw, "*"), e.replacement)
 	if len(cleaned) > e.maxLength {
 		cleaned = cleaned[:e.maxLength]
 	}
