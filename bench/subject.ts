@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type * as Package from './bundle-entry';
 
 /**
@@ -11,7 +11,13 @@ import type * as Package from './bundle-entry';
  * and the wrapper ~10% slower than the shipped build.
  */
 const ROOT = join(__dirname, '..');
-export const BUNDLE = join(ROOT, '.cache', 'bench', 'index.cjs');
+/**
+ * `BENCH_BUNDLE=<file>`: the cases load another build of bundle-entry.ts instead (an earlier
+ * revision's, built into a folder inside the checkout), to set two builds side by side.
+ */
+export const BUNDLE = process.env.BENCH_BUNDLE
+  ? resolve(process.env.BENCH_BUNDLE)
+  : join(ROOT, '.cache', 'bench', 'index.cjs');
 
 /**
  * Builds the bundle (bench/run.ts does this once, before any case), or another entry into
