@@ -166,7 +166,9 @@ export function readShapeEvidence(link: object): ShapeEvidence {
       }
       if (found.status === undefined && code !== undefined && codeIsHttpStatus(holder)) found.status = code;
     }
-    level = next;
+    // A status and the headers found: what lies deeper (a request's socket, an agent's pools) only
+    // costs the time to walk it.
+    level = found.status !== undefined && found.headers !== undefined ? [] : next;
   }
   return found;
 }

@@ -32,7 +32,8 @@ export class CallAttempt {
 
   /**
    * The attempt of a call starting in the trace of `parent`, or `undefined` for a call that cannot
-   * be one: arguments unknown (the framework hands none over). Never throws.
+   * be one: arguments unknown (the framework hands none over), or no trace around it (a root call's
+   * trace holds no other call, so its failure is not remembered either). Never throws.
    */
   static lookUp(
     info: ToolCallInfo,
@@ -45,11 +46,11 @@ export class CallAttempt {
       if (info.args === undefined) return undefined;
       const side = kind === SpanKind.SERVER ? 'server' : 'call';
       const parentContext = parent && trace.getSpan(parent)?.spanContext();
-      const traceId =
-        parentContext && trace.isSpanContextValid(parentContext) ? parentContext.traceId : undefined;
+      if (!parentContext || !trace.isSpanContextValid(parentContext)) return undefined;
+      const traceId = parentContext.traceId;
       let digest: string | undefined;
       let previous: FailedCall | undefined;
-      if (traceId !== undefined && attempts.hasFailures(traceId)) {
+      if (attempts.hasFailures(traceId)) {
         digest = attempts.digest(info.name, side, info.args);
         previous = attempts.previous(traceId, digest);
       }
