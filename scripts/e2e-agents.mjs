@@ -12,6 +12,8 @@
 //                                   is not checked)
 //   E2E_AGENT_SECRET               a credential the agents put in their tools' URLs (userinfo or
 //                                  query): it must not reach Jaeger on a tool span
+import { attributesOf, isErrorStatus, jaegerSpans, spanMetricsCalls } from './e2e-otlp.mjs';
+
 const env = process.env;
 const JAEGER = env.E2E_JAEGER_URL.replace(/\/$/, '');
 const gateways = env.E2E_GATEWAY_METRICS.split(/\s+/).filter(Boolean);
@@ -20,32 +22,34 @@ const deadline = Date.now() + Number(env.E2E_TIMEOUT_S || 120) * 1000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secret = env.E2E_AGENT_SECRET;
 
-// What each agent's tools do against the flaky server, and what the collector must write: what
-// the same failure gets in JavaScript (503, 429, timeout), and for a refused connection, whose
-// Python text states no code, the exception's class (kind network).
-// Google ADK writes error.type itself (the class name) when a tool raises; the status its
-// exception's text states, or the timeout, replaces it. Its returned error result is recorded with
-// content capture on.
+// What JavaScript answers for each failure the agents' tools meet against the flaky server
+// (examples/demo; test/classify): every language must get the same from the collector.
+const JS = {
+  500: { 'error.type': '500', 'tool.error_kind': 'transient' },
+  503: { 'error.type': '503', 'tool.error_kind': 'transient' },
+  429: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
+  401: { 'error.type': '401', 'tool.error_kind': 'auth' },
+  timeout: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
+  refused: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
+};
+/** The same answer, with the class the framework wrote itself kept beside it. */
+const withClass = (answer, framework) => ({ ...answer, 'tool.error_framework_type': framework });
+
+// Each agent's tools and the failure each meets; lookup_order returns an error result that states
+// a 503 instead of raising.
 const AGENTS = [
+  // Google ADK writes error.type itself (the class name) when a tool raises; the status its
+  // exception's text states, or the timeout, replaces it. Its returned error result is recorded
+  // with content capture on.
   {
     service: env.E2E_PY_ADK_SERVICE,
     span: (tool) => `execute_tool ${tool}`,
-    expect: {
-      get_weather: { 'error.type': '500', 'tool.error_kind': 'transient' },
-      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
-      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
-    },
+    expect: { get_weather: JS[500], search_news: JS[429], get_stock: JS.timeout, lookup_order: JS[503] },
   },
   {
     service: env.E2E_PY_LANGGRAPH_SERVICE,
     span: (tool) => tool,
-    expect: {
-      get_weather: { 'error.type': '500', 'tool.error_kind': 'transient' },
-      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
-      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
-    },
+    expect: { get_weather: JS[500], search_news: JS[429], get_stock: JS.timeout, lookup_order: JS[503] },
   },
   // Strands Agents writes no error.type; a raised error's text is its status description and an
   // exception event (exception.type qualified: httpx.ConnectError). Its returned error result is
@@ -54,42 +58,26 @@ const AGENTS = [
     service: env.E2E_PY_STRANDS_SERVICE,
     span: (tool) => `execute_tool ${tool}`,
     expect: {
-      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
-      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
-      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      get_weather: JS[503],
+      search_news: JS[429],
+      get_stock: JS.timeout,
+      get_rates: JS.refused,
+      lookup_order: JS[503],
     },
   },
   // Microsoft Agent Framework writes error.type itself, the class name (HTTPStatusError,
   // ReadTimeout, ConnectError); with sensitive data on, the exception's repr and event show the
-  // status, timeout or refusal, which replace the class (kept in tool.error_framework_type). Its returned
-  // result is recorded in gen_ai.tool.call.result.
+  // status, timeout or refusal, which replace the class (kept in tool.error_framework_type). Its
+  // returned result is recorded in gen_ai.tool.call.result.
   {
     service: env.E2E_PY_AGENT_FRAMEWORK_SERVICE,
     span: (tool) => `execute_tool ${tool}`,
     expect: {
-      get_weather: {
-        'error.type': '503',
-        'tool.error_kind': 'transient',
-        'tool.error_framework_type': 'HTTPStatusError',
-      },
-      search_news: {
-        'error.type': '429',
-        'tool.error_kind': 'rate_limit',
-        'tool.error_framework_type': 'HTTPStatusError',
-      },
-      get_stock: {
-        'error.type': 'timeout',
-        'tool.error_kind': 'timeout',
-        'tool.error_framework_type': 'ReadTimeout',
-      },
-      get_rates: {
-        'error.type': 'ECONNREFUSED',
-        'tool.error_kind': 'network',
-        'tool.error_framework_type': 'ConnectError',
-      },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      get_weather: withClass(JS[503], 'HTTPStatusError'),
+      search_news: withClass(JS[429], 'HTTPStatusError'),
+      get_stock: withClass(JS.timeout, 'ReadTimeout'),
+      get_rates: withClass(JS.refused, 'ConnectError'),
+      lookup_order: JS[503],
     },
   },
   // Genkit for Go writes no error.type: a failed tool's span (named by the tool, a `tool.v2`
@@ -100,12 +88,12 @@ const AGENTS = [
     service: env.E2E_GO_GENKIT_SERVICE,
     span: (tool) => tool,
     expect: {
-      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
-      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
-      get_account: { 'error.type': '401', 'tool.error_kind': 'auth' },
-      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      get_weather: JS[503],
+      search_news: JS[429],
+      get_account: JS[401],
+      get_stock: JS.timeout,
+      get_rates: JS.refused,
+      lookup_order: JS[503],
     },
   },
   // Spring AI (run with spring.ai.tools.throw-exception-on-error=true) writes no error.type: a
@@ -116,47 +104,27 @@ const AGENTS = [
     service: env.E2E_JAVA_SPRING_AI_SERVICE,
     span: (tool) => `execute_tool ${tool}`,
     expect: {
-      get_weather: { 'error.type': '503', 'tool.error_kind': 'transient' },
-      search_news: { 'error.type': '429', 'tool.error_kind': 'rate_limit' },
-      get_account: { 'error.type': '401', 'tool.error_kind': 'auth' },
-      get_stock: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      get_rates: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
-      get_fx: { 'error.type': 'ECONNREFUSED', 'tool.error_kind': 'network' },
-      get_quote: { 'error.type': 'timeout', 'tool.error_kind': 'timeout' },
-      lookup_order: { 'error.type': '503', 'tool.error_kind': 'transient' },
+      get_weather: JS[503],
+      search_news: JS[429],
+      get_account: JS[401],
+      get_stock: JS.timeout,
+      get_rates: JS.refused,
+      get_fx: JS.refused,
+      get_quote: JS.timeout,
+      lookup_order: JS[503],
     },
   },
 ].filter((agent) => agent.service);
 
-function anyValue(v) {
-  for (const k of ['stringValue', 'boolValue', 'intValue', 'doubleValue'])
-    if (k in (v || {})) return String(v[k]);
-  return undefined;
-}
-
-async function jaegerSpans(service) {
-  const q = new URLSearchParams({
-    'query.service_name': service,
-    'query.start_time_min': new Date(startMs).toISOString(),
-    'query.start_time_max': new Date(Date.now() + 60_000).toISOString(),
-    'query.num_traces': '100',
-  });
-  const res = await fetch(`${JAEGER}/api/v3/traces?${q}`, { signal: AbortSignal.timeout(30_000) });
-  if (res.status === 404) return [];
-  if (!res.ok) throw new Error(`Jaeger api_v3 HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
-  const spans = [];
-  for (const rs of (await res.json()).result?.resourceSpans || [])
-    for (const ss of rs.scopeSpans || [])
-      for (const s of ss.spans || [])
-        spans.push({
-          name: s.name,
-          error: s.status?.code === 2 || s.status?.code === 'STATUS_CODE_ERROR',
-          attrs: Object.fromEntries((s.attributes || []).map((a) => [a.key, anyValue(a.value)])),
-          // What the processor scrubs: the status and the exception events (a result a framework
-          // records, as Strands' gen_ai.choice event, is the app's to redact: its README).
-          text: JSON.stringify([s.status?.message, (s.events || []).filter((e) => e.name === 'exception')]),
-        });
-  return spans;
+async function toolSpans(service) {
+  return (await jaegerSpans(JAEGER, service, startMs)).map((s) => ({
+    name: s.name,
+    error: isErrorStatus(s),
+    attrs: attributesOf(s.attributes),
+    // What the processor scrubs: the status and the exception events (a result a framework
+    // records, as Strands' gen_ai.choice event, is the app's to redact: its README).
+    text: JSON.stringify([s.status?.message, (s.events || []).filter((e) => e.name === 'exception')]),
+  }));
 }
 
 function check(agent, spans) {
@@ -185,7 +153,7 @@ console.log(`e2e-agents: Jaeger ${JAEGER}`);
 for (const agent of AGENTS) {
   let checked = [];
   for (;;) {
-    checked = check(agent, await jaegerSpans(agent.service));
+    checked = check(agent, await toolSpans(agent.service));
     if (checked.every((c) => c.ok) || Date.now() > deadline) break;
     await sleep(2000);
   }
@@ -193,16 +161,7 @@ for (const agent of AGENTS) {
 }
 
 // The span metrics (before sampling) count the agents' failures by kind.
-const calls = [];
-for (const url of gateways) {
-  const text = await (await fetch(url, { signal: AbortSignal.timeout(10_000) })).text();
-  for (const m of text.matchAll(/^traces_span_metrics_calls_total\{(.*)\} (\S+)$/gm)) {
-    const labels = Object.fromEntries(
-      [...m[1].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
-    );
-    calls.push({ labels, value: Number(m[2]) });
-  }
-}
+const calls = await spanMetricsCalls(gateways);
 for (const agent of AGENTS) {
   const kinds = new Set(Object.values(agent.expect).map((w) => w['tool.error_kind']));
   const counted = [...kinds].map((kind) => [

@@ -11,6 +11,8 @@
 // Environment (set by scripts/e2e.sh):
 //   E2E_JAEGER_URL, E2E_GATEWAY_METRICS, E2E_START_MS, E2E_TIMEOUT_S as for e2e-production.mjs
 //   E2E_PY_STRANDS_RETRY_SERVICE   the retry agent's service name
+import { attributesOf, isErrorStatus, jaegerSpans, spanMetricsCalls } from './e2e-otlp.mjs';
+
 const env = process.env;
 const JAEGER = env.E2E_JAEGER_URL.replace(/\/$/, '');
 const gateways = env.E2E_GATEWAY_METRICS.split(/\s+/).filter(Boolean);
@@ -19,40 +21,22 @@ const startMs = Number(env.E2E_START_MS || Date.now() - 15 * 60_000) - 60_000;
 const deadline = Date.now() + Number(env.E2E_TIMEOUT_S || 120) * 1000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function anyValue(v) {
-  for (const k of ['stringValue', 'boolValue', 'intValue', 'doubleValue'])
-    if (k in (v || {})) return String(v[k]);
-  return undefined;
-}
-const attributes = (list) => Object.fromEntries((list || []).map((a) => [a.key, anyValue(a.value)]));
-
 // The service's get_weather spans in start order, each with the city Strands recorded in its
 // gen_ai.tool.message event.
 async function toolSpans() {
-  const q = new URLSearchParams({
-    'query.service_name': service,
-    'query.start_time_min': new Date(startMs).toISOString(),
-    'query.start_time_max': new Date(Date.now() + 60_000).toISOString(),
-    'query.num_traces': '20',
-  });
-  const res = await fetch(`${JAEGER}/api/v3/traces?${q}`, { signal: AbortSignal.timeout(30_000) });
-  if (res.status === 404) return [];
-  if (!res.ok) throw new Error(`Jaeger api_v3 HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
   const spans = [];
-  for (const rs of (await res.json()).result?.resourceSpans || [])
-    for (const ss of rs.scopeSpans || [])
-      for (const s of ss.spans || []) {
-        if (s.name !== 'execute_tool get_weather') continue;
-        const message = (s.events || []).find((e) => e.name === 'gen_ai.tool.message');
-        spans.push({
-          spanId: s.spanId,
-          start: BigInt(s.startTimeUnixNano),
-          city: JSON.parse(attributes(message?.attributes).content || '{}').city,
-          error: s.status?.code === 2 || s.status?.code === 'STATUS_CODE_ERROR',
-          attrs: attributes(s.attributes),
-          links: (s.links || []).map((l) => ({ spanId: l.spanId, attrs: attributes(l.attributes) })),
-        });
-      }
+  for (const s of await jaegerSpans(JAEGER, service, startMs, 20)) {
+    if (s.name !== 'execute_tool get_weather') continue;
+    const message = (s.events || []).find((e) => e.name === 'gen_ai.tool.message');
+    spans.push({
+      spanId: s.spanId,
+      start: BigInt(s.startTimeUnixNano),
+      city: JSON.parse(attributesOf(message?.attributes).content || '{}').city,
+      error: isErrorStatus(s),
+      attrs: attributesOf(s.attributes),
+      links: (s.links || []).map((l) => ({ spanId: l.spanId, attrs: attributesOf(l.attributes) })),
+    });
+  }
   return spans.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
 }
 
@@ -126,25 +110,17 @@ for (const [name, ok, detail] of checked) report(Boolean(ok), name, detail);
 // docs/dashboards.md's failures that stayed from span metrics, summed over both gateways: the
 // failed get_weather calls of kind transient (Lyon, Paris, one Nice) less those a retry recovered
 // (the second Lyon call, tool_call_recovered_error_kind="transient").
-async function spanMetricsCalls() {
-  const calls = [];
-  for (const url of gateways) {
-    const text = await (await fetch(url, { signal: AbortSignal.timeout(10_000) })).text();
-    for (const m of text.matchAll(/^traces_span_metrics_calls_total\{(.*)\} (\S+)$/gm)) {
-      const labels = Object.fromEntries(
-        [...m[1].matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
-      );
-      if (labels.service_name === service && labels.gen_ai_tool_name === 'get_weather')
-        calls.push({ labels, value: Number(m[2]) });
-    }
-  }
+async function failedAndRecovered() {
+  const calls = (await spanMetricsCalls(gateways)).filter(
+    (c) => c.labels.service_name === service && c.labels.gen_ai_tool_name === 'get_weather',
+  );
   const sum = (label) =>
     calls.filter((c) => c.labels[label] === 'transient').reduce((total, c) => total + c.value, 0);
   return { failed: sum('tool_error_kind'), recovered: sum('tool_call_recovered_error_kind') };
 }
 let counted;
 for (;;) {
-  counted = await spanMetricsCalls();
+  counted = await failedAndRecovered();
   if ((counted.failed === 3 && counted.recovered === 1) || Date.now() > deadline) break;
   await sleep(1000);
 }
