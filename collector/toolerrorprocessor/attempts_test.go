@@ -2,7 +2,6 @@ package toolerrorprocessor
 
 import (
 	"context"
-	"os"
 	"sort"
 	"testing"
 
@@ -187,21 +186,7 @@ func TestCanonicalArguments(t *testing.T) {
 // Strands records the arguments in the tool span's `gen_ai.tool.message` event and numbers no
 // attempts: the processor does.
 func TestAttemptsOfAStrandsAgentRun(t *testing.T) {
-	raw, err := os.ReadFile("../../scripts/python-agents/captures/strands-retry.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := newToolErrors(createDefaultConfig().(*Config))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.processTraces(context.Background(), td); err != nil {
-		t.Fatal(err)
-	}
+	td := processedCapture(t, "../../scripts/python-agents/captures/strands-retry.json")
 	var tools []ptrace.Span
 	eachSpan(td, func(span ptrace.Span) {
 		if span.Name() == "execute_tool get_weather" {

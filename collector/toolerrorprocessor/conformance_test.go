@@ -286,3 +286,19 @@ func newTestProcessor(t testing.TB) *toolErrors {
 	}
 	return p
 }
+
+// processedCapture is a recorded OTLP/JSON export (a real agent run's), through the processor.
+func processedCapture(t testing.TB, path string) ptrace.Traces {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newTestProcessor(t).processTraces(context.Background(), td); err != nil {
+		t.Fatal(err)
+	}
+	return td
+}

@@ -1,8 +1,6 @@
 package toolerrorprocessor
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -21,21 +19,7 @@ import (
 const javaSecret = "e2e-secret-XYZ"
 
 func TestSpringAIOfTheEndToEndSuite(t *testing.T) {
-	raw, err := os.ReadFile("../../scripts/java-agent/captures/spring-ai.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := newToolErrors(createDefaultConfig().(*Config))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.processTraces(context.Background(), td); err != nil {
-		t.Fatal(err)
-	}
+	td := processedCapture(t, "../../scripts/java-agent/captures/spring-ai.json")
 	type want struct{ errorType, kind string }
 	thrown := map[string]want{
 		"get_weather":  {"503", "transient"},        // RestClient: HttpServerErrorException$ServiceUnavailable
