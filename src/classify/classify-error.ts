@@ -19,7 +19,13 @@ import {
   kindForNameParts,
   isListedCode,
 } from './codes';
-import { httpStatusFromErrorType, kindForHttpStatus, readHttpEvidence } from './http';
+import {
+  httpStatusFromErrorType,
+  kindForHttpStatus,
+  readHttpEvidence,
+  type HttpEvidence,
+  type ThrottleEvidence,
+} from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
 import { className, isError, isObjectLike, read, readString } from './safe';
@@ -166,19 +172,8 @@ function findClient(link: object): Finding | undefined {
 function findHttp(link: object): Finding | undefined {
   const http = readHttpEvidence(link);
   if (!http) return undefined;
-  const message = readString(link, 'message');
   const declared = isDeclaredThrottling(link);
-  let kind = kindForHttpStatus(http.status, {
-    // A quota code is the service's own word: no delay overrides it.
-    rateLimited:
-      (http.quotaCode === undefined && http.retryAfterMs !== undefined) ||
-      http.throttled === true ||
-      http.rateLimitHeaders === true ||
-      declared ||
-      (http.quotaCode === undefined && saysRateLimited(message)),
-    quota: http.quotaCode !== undefined || saysQuota(message),
-    headersSeen: http.headersSeen,
-  });
+  let kind = kindForHttpStatus(http.status, http.status === 429 ? throttleOf429(link, http, declared) : {});
   if (!kind) return undefined;
   // Throttling declared in words outranks the status it came with (S3 503 SlowDown, DynamoDB 400).
   if (!http.quotaCode && (http.throttled || declared)) kind = 'rate_limit';
@@ -190,6 +185,22 @@ function findHttp(link: object): Finding | undefined {
     httpStatus: http.status,
     retryAfterMs: http.retryAfterMs,
     synthetic: http.synthetic,
+  };
+}
+
+/** What tells a 429's rate limit from its spent quota (`kindForHttpStatus`). */
+function throttleOf429(link: object, http: HttpEvidence, declared: boolean): ThrottleEvidence {
+  const message = readString(link, 'message');
+  return {
+    // A quota code is the service's own word: no delay overrides it.
+    rateLimited:
+      (http.quotaCode === undefined && http.retryAfterMs !== undefined) ||
+      http.throttled === true ||
+      http.rateLimitHeaders === true ||
+      declared ||
+      (http.quotaCode === undefined && saysRateLimited(message)),
+    quota: http.quotaCode !== undefined || saysQuota(message),
+    headersSeen: http.headersSeen,
   };
 }
 

@@ -16,9 +16,9 @@ export interface HttpEvidence {
    * when it must give a status (@octokit/request 10.x `RequestError`). A code in its cause says more.
    */
   synthetic?: boolean;
-  /** The response's headers were kept on the error (they decide a 429 with no other evidence). */
+  /** A 429's headers were kept on the error (they decide it with no other evidence). */
   headersSeen?: boolean;
-  /** Rate-limit headers (`x-ratelimit-*`, `ratelimit-*`, `ratelimit`) came with the response. */
+  /** Rate-limit headers (`x-ratelimit-*`, `ratelimit-*`, `ratelimit`) came with a 429. */
   rateLimitHeaders?: boolean;
 }
 
@@ -60,15 +60,17 @@ export function readHttpEvidence(err: unknown): HttpEvidence | undefined {
   const retryAfterMs =
     parseRetryAfter(headers) ??
     rateLimit?.resetMs ??
-    (shape ??= readShapeEvidence(err)).retryAfterMs ??
+    // A delay kept as a property: looked for where a search ran anyway, or where it decides the kind.
+    (shape !== undefined || status === 429 ? (shape ??= readShapeEvidence(err)).retryAfterMs : undefined) ??
     readGoogleRetryDelay(err) ??
     readRetryDelayText(readString(err, 'message'));
   if (retryAfterMs !== undefined) evidence.retryAfterMs = retryAfterMs;
   if (rateLimit) evidence.throttled = true;
-  if (hasRateLimitHeaders(headers)) evidence.rateLimitHeaders = true;
   const quotaCode = readQuotaCode(err);
   if (quotaCode !== undefined) evidence.quotaCode = quotaCode;
-  if (hasEntries(headers)) evidence.headersSeen = true;
+  // What else the headers say decides only between a 429's two kinds.
+  if (status === 429 && hasRateLimitHeaders(headers)) evidence.rateLimitHeaders = true;
+  if (status === 429 && hasEntries(headers)) evidence.headersSeen = true;
   if (ownStatus === 500 && headers === undefined && !isObjectLike(response)) {
     evidence.synthetic = true;
   }

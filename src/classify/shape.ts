@@ -109,7 +109,10 @@ function isHeaderShaped(key: string, value: object): boolean {
   return /headers$/i.test(key) || builtInTag(value) === 'Headers' || value instanceof Map;
 }
 
-/** The own data entries of a plain object or error, bounded; built-ins give their accessors' values. */
+/**
+ * The own data entries of a plain object or error worth reading (none under `UNREAD_KEYS`),
+ * bounded; built-ins give their accessors' values.
+ */
 function entriesOf(value: object): Array<[string, unknown]> {
   const tag = builtInTag(value);
   if (tag === 'Response')
@@ -117,9 +120,8 @@ function entriesOf(value: object): Array<[string, unknown]> {
       ['status', read(value, 'status')],
       ['headers', read(value, 'headers')],
     ];
-  if (tag === 'AbortSignal') return [];
-  if (Array.isArray(value) || value instanceof Map) return [];
   const entries: Array<[string, unknown]> = [];
+  if (tag === 'AbortSignal' || Array.isArray(value) || value instanceof Map) return entries;
   let names: string[];
   try {
     names = Object.getOwnPropertyNames(value);
@@ -127,8 +129,10 @@ function entriesOf(value: object): Array<[string, unknown]> {
     return entries;
   }
   for (let i = 0; i < names.length && i < MAX_KEYS_PER_OBJECT; i++) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, names[i]!);
-    if (descriptor !== undefined && 'value' in descriptor) entries.push([names[i]!, descriptor.value]);
+    const name = names[i]!;
+    if (UNREAD_KEYS.has(name)) continue;
+    const descriptor = Object.getOwnPropertyDescriptor(value, name);
+    if (descriptor !== undefined && 'value' in descriptor) entries.push([name, descriptor.value]);
   }
   return entries;
 }
@@ -158,7 +162,7 @@ export function readShapeEvidence(link: object): ShapeEvidence {
         if (found.retryAfterMs === undefined && key in RETRY_DELAY_KEYS) {
           found.retryAfterMs = asDelay(value, RETRY_DELAY_KEYS[key]!);
         }
-        if (!isObjectLike(value) || types.isProxy(value) || seen.has(value) || UNREAD_KEYS.has(key)) continue;
+        if (!isObjectLike(value) || types.isProxy(value) || seen.has(value)) continue;
         if (CAUSE_KEY_SET.has(key) && isError(value)) continue;
         seen.add(value);
         if (isHeaderShaped(key, value)) found.headers ??= value;
