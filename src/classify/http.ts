@@ -154,24 +154,31 @@ export function kindForHttpStatus(
   return undefined;
 }
 
-/** Whether `headers` holds rate-limit headers: `x-ratelimit-*` (any vendor prefix), `ratelimit-*` or `ratelimit`. */
+/** Whether `headers` holds a rate-limit header: `x-ratelimit-*`, `ratelimit`, `ratelimit-*`, under any vendor's prefix. */
 function hasRateLimitHeaders(headers: unknown): boolean {
-  for (const name of RATE_LIMIT_HEADERS) if (readHeader(headers, name) !== undefined) return true;
-  return false;
+  return headerNames(headers).some((name) => RATE_LIMIT_HEADER.test(name));
 }
 
-const RATE_LIMIT_HEADERS = [
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'x-ratelimit-limit-requests',
-  'x-ratelimit-remaining-requests',
-  'ratelimit',
-  'ratelimit-limit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-  'ratelimit-policy',
-];
+const RATE_LIMIT_HEADER = /(?:^|-)ratelimit(?:-|$)/i;
+
+/** The names in a header-shaped value (a fetch `Headers`, a `Map`, an `AxiosHeaders` or a record), at most 64. */
+function headerNames(headers: unknown): string[] {
+  if (!isObjectLike(headers)) return [];
+  try {
+    const names =
+      headers instanceof Map || read(headers, Symbol.toStringTag) === 'Headers'
+        ? (headers as unknown as Map<unknown, unknown>).keys()
+        : Object.keys(headers);
+    const out: string[] = [];
+    for (const name of names) {
+      if (typeof name === 'string') out.push(name);
+      if (out.length === 64) break;
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
 
 /** Whether a header-shaped value holds any entry. */
 function hasEntries(headers: unknown): boolean {

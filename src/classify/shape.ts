@@ -145,8 +145,8 @@ function codeIsHttpStatus(holder: object): boolean {
 }
 
 /**
- * Reads one link of an error's cause chain by shape. The errors it holds under `CAUSE_KEYS` are
- * left to the chain; everything else it holds is searched, to `MAX_DEPTH`.
+ * Reads one link of an error's cause chain by shape. Its `cause` and the errors it holds under the
+ * other `CAUSE_KEYS` are left to the chain; everything else it holds is searched, to `MAX_DEPTH`.
  */
 export function readShapeEvidence(link: object): ShapeEvidence {
   const found: ShapeEvidence = {};
@@ -163,7 +163,8 @@ export function readShapeEvidence(link: object): ShapeEvidence {
           found.retryAfterMs = asDelay(value, RETRY_DELAY_KEYS[key]!);
         }
         if (!isObjectLike(value) || types.isProxy(value) || seen.has(value)) continue;
-        if (CAUSE_KEY_SET.has(key) && isError(value)) continue;
+        // A cause is a link of the chain whatever it is, the errors under the other keys too.
+        if (key === 'cause' || (CAUSE_KEY_SET.has(key) && isError(value))) continue;
         seen.add(value);
         if (isHeaderShaped(key, value)) found.headers ??= value;
         else next.push(value);

@@ -134,6 +134,9 @@ describe('classifyToolError on generated shapes (fast-check)', () => {
         }),
       ).kind,
     ).to.equal('rate_limit');
+    // A rate-limit header under a vendor's prefix, as a fetch `Headers`.
+    const vendor = new Headers({ 'anthropic-ratelimit-requests-remaining': '0', 'content-type': 'a' });
+    expect(classifyToolError(errorWith({ status: 429, headers: vendor })).kind).to.equal('rate_limit');
   });
 
   it('never reads what the tool sent, nor a code another family claims', () => {
