@@ -1,11 +1,7 @@
 import type { Plugin } from 'esbuild';
 
-/**
- * The names the bundled code imports from `crypto`, each required when first called: `randomUUID`
- * (below), and `createHmac` and `randomBytes` for the attempts' argument digests, needed only once a
- * tool call failed (src/instrumentation/tool-call/attempts.ts).
- */
-const CRYPTO_FUNCTIONS = ['randomUUID', 'createHmac', 'randomBytes'];
+/** The names the bundled code imports from `crypto`, each required when first called. */
+const CRYPTO_FUNCTIONS = ['randomUUID'];
 
 /**
  * `@opentelemetry/resources` imports `randomUUID` from `crypto` at load, for its service-instance

@@ -1,6 +1,3 @@
-// 'crypto', not 'node:crypto': the register's build hands the bare name a module that requires it on
-// first use (tsup-crypto-when-used.ts), so a start that no tool call failed in loads no crypto.
-import { createHash, randomBytes } from 'crypto';
 import type { SpanContext } from '@opentelemetry/api';
 
 /**
@@ -9,10 +6,12 @@ import type { SpanContext } from '@opentelemetry/api';
  * other ran, is none). The wrapper records each failed call when it ends and looks a call up when
  * it starts; a successful attempt ends the record.
  *
- * Arguments are compared by a SHA-256 of a random key made once per process, the tool's name and its
- * canonical arguments (keys in order, JSON text parsed): neither the key nor the digests ever leave
- * the process, and no argument value is kept. No digest is checked against forgery, so no HMAC: its
- * set-up cost 2.5 µs more a digest (BENCHMARKS.md).
+ * Arguments are compared by a 53-bit hash (cyrb53) of the tool's name and its canonical arguments
+ * (keys in order, JSON text parsed), seeded at random once per process: neither the seed nor the
+ * hashes ever leave the process, and no argument value is kept. Nothing is checked against
+ * forgery, so no cryptographic digest: an HMAC-SHA256 cost a failed call about 20 µs in the AI
+ * SDK's agent loop, a hash in JavaScript well under one (BENCHMARKS.md). Two argument sets of one
+ * tool in one trace share a hash with a chance of 2^-53.
  *
  * Memory is bounded: at most `maxTraces` traces and `maxFailedCalls` failed calls in all
  * (`maxPerTrace` in one trace), each kept `ttlMs` after the call failed; past a bound the oldest
@@ -64,7 +63,7 @@ export class ToolCallAttempts {
   private readonly maxPerTrace: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
-  private key: string | undefined;
+  private readonly seed = Math.floor(Math.random() * 2 ** 32);
   private sinceSweep = 0;
 
   constructor(options: ToolCallAttemptsOptions = {}) {
@@ -85,11 +84,9 @@ export class ToolCallAttempts {
    * of one MCP call are attempts each of its own side) and the canonical arguments.
    */
   digest(toolName: string, side: string, args: unknown): string {
-    this.key ??= randomBytes(32).toString('base64');
-    // One update of one string: each update is a call into the crypto binding.
-    const parts = [this.key, side, '\u0000', toolName, '\u0000'];
+    const parts = [side, '\u0000', toolName, '\u0000'];
     writeCanonical(parts, args);
-    return createHash('sha256').update(parts.join('')).digest('base64');
+    return cyrb53(parts.join(''), this.seed);
   }
 
   /** The failed call a call of `digest` starting now is an attempt of, if any. */
@@ -255,4 +252,20 @@ function writeValue(out: string[], value: unknown, depth: number, seen: Set<obje
   } finally {
     seen.delete(object);
   }
+}
+
+/** cyrb53 (public domain, by bryc): a 53-bit hash of `text`, as a base-36 string. */
+function cyrb53(text: string, seed: number): string {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
