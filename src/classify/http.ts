@@ -182,13 +182,5 @@ function headerNames(headers: unknown): string[] {
 
 /** Whether a header-shaped value holds any entry. */
 function hasEntries(headers: unknown): boolean {
-  if (!isObjectLike(headers)) return false;
-  try {
-    if (headers instanceof Map || read(headers, Symbol.toStringTag) === 'Headers') {
-      return !(headers as unknown as Map<unknown, unknown>).keys().next().done;
-    }
-    return Object.keys(headers).length > 0;
-  } catch {
-    return false;
-  }
+  return headerNames(headers).length > 0;
 }
