@@ -28,12 +28,12 @@ import {
 } from './http';
 import { isToolErrorKind, type ToolErrorKind } from './kinds';
 import { classifyMessage } from './message';
-import { className, isError, isObjectLike, read, readString } from './safe';
+import { className, isObjectLike, read, readString } from './safe';
 import { isDeclaredThrottling } from './throttling';
 import { readDatabaseError } from './database';
 import { isAwsAuthError, readClientError } from './clients';
 import { kindFromAlias } from './kind-aliases';
-import { abortReasons, CAUSE_KEYS } from './shape';
+import { heldErrors } from './shape';
 import { classEvidence, findClassByLastPart } from './class-name';
 import { saysQuota, saysRateLimited } from './throttle-text';
 
@@ -41,7 +41,6 @@ import { saysQuota, saysRateLimited } from './throttle-text';
 export const TOOL_EXECUTION_ERROR_BRAND = Symbol.for('otel-tool-errors.ToolExecutionError');
 
 const MAX_LINKS = 16;
-const MAX_AGGREGATE_ERRORS = 4;
 
 /**
  * Classifies anything a tool threw. Each link of the `cause` chain (and of an AggregateError's
@@ -93,25 +92,11 @@ function effectiveRank(finding: Finding): number {
   return finding.synthetic ? CANCEL_EVIDENCE.rank + 0.5 : finding.source.rank;
 }
 
-/**
- * The errors a link holds: its `cause` (whatever it is), an error under any other key clients keep
- * one in (`sourceError`, `originalError`, `innerError`, Linear's `raw`, Stripe's `detail`, ...),
- * an `AggregateError`'s `errors`, and the reason of an aborted signal it keeps (a client's own
- * timeout, enforced through a signal, leaves its `TimeoutError` there while it throws an abort).
- */
+/** The errors a link holds: its `cause` (whatever it is), then the others it keeps (`heldErrors`). */
 function queueCauses(link: unknown, links: unknown[]): void {
   const cause = read(link, 'cause');
   if (cause !== undefined && cause !== null) links.push(cause);
-  for (const key of CAUSE_KEYS) {
-    if (key === 'cause') continue;
-    const wrapped = read(link, key);
-    if (wrapped !== cause && isError(wrapped)) links.push(wrapped);
-  }
-  const errors = read(link, 'errors');
-  if (Array.isArray(errors)) {
-    for (let j = 0; j < errors.length && j < MAX_AGGREGATE_ERRORS; j++) links.push(errors[j]);
-  }
-  if (isObjectLike(link)) links.push(...abortReasons(link));
+  if (isObjectLike(link)) links.push(...heldErrors(link, cause));
 }
 
 /**
@@ -241,8 +226,9 @@ function codeFinding(kind: ToolErrorKind, code: string): Finding {
 function findClass(link: object): Finding {
   const name = readString(link, 'name');
   const ctorName = className(link);
-  for (const candidate of [ctorName, name]) {
-    if (candidate === undefined) continue;
+  // A `name` that repeats the class's says nothing more; a generic class names no failure.
+  for (const candidate of [ctorName, name === ctorName ? undefined : name]) {
+    if (candidate === undefined || UNINFORMATIVE_CLASSES.has(candidate)) continue;
     const named = kindForName(candidate);
     if (!named) {
       const byParts = findClassByLastPart(candidate, readString(link, 'message'));
@@ -260,7 +246,7 @@ function findClass(link: object): Finding {
   return { source: FALLBACK_EVIDENCE, errorType: fallbackErrorType(ctorName, name) };
 }
 
-// Classes that say nothing about a failure when something non-Error is thrown.
+// Generic classes: they name no failure, and say nothing of what was thrown when it is no error.
 const UNINFORMATIVE_CLASSES = new Set(['Error', 'Object', 'Array']);
 
 /** The class name, unless it is a generic class and `name` says more. */

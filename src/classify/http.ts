@@ -69,8 +69,11 @@ export function readHttpEvidence(err: unknown): HttpEvidence | undefined {
   const quotaCode = readQuotaCode(err);
   if (quotaCode !== undefined) evidence.quotaCode = quotaCode;
   // What else the headers say decides only between a 429's two kinds.
-  if (status === 429 && hasRateLimitHeaders(headers)) evidence.rateLimitHeaders = true;
-  if (status === 429 && hasEntries(headers)) evidence.headersSeen = true;
+  if (status === 429) {
+    const names = headerNames(headers);
+    if (names.some((name) => RATE_LIMIT_HEADER.test(name))) evidence.rateLimitHeaders = true;
+    if (names.length > 0) evidence.headersSeen = true;
+  }
   if (ownStatus === 500 && headers === undefined && !isObjectLike(response)) {
     evidence.synthetic = true;
   }
@@ -154,11 +157,7 @@ export function kindForHttpStatus(
   return undefined;
 }
 
-/** Whether `headers` holds a rate-limit header: `x-ratelimit-*`, `ratelimit`, `ratelimit-*`, under any vendor's prefix. */
-function hasRateLimitHeaders(headers: unknown): boolean {
-  return headerNames(headers).some((name) => RATE_LIMIT_HEADER.test(name));
-}
-
+/** A rate-limit header: `x-ratelimit-*`, `ratelimit`, `ratelimit-*`, under any vendor's prefix. */
 const RATE_LIMIT_HEADER = /(?:^|-)ratelimit(?:-|$)/i;
 
 /** The names in a header-shaped value (a fetch `Headers`, a `Map`, an `AxiosHeaders` or a record), at most 64. */
@@ -178,9 +177,4 @@ function headerNames(headers: unknown): string[] {
   } catch {
     return [];
   }
-}
-
-/** Whether a header-shaped value holds any entry. */
-function hasEntries(headers: unknown): boolean {
-  return headerNames(headers).length > 0;
 }

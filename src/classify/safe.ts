@@ -18,6 +18,15 @@ export function read(target: unknown, key: PropertyKey): unknown {
   }
 }
 
+/** Whether `target` has an own property `key`, without reading it; false where asking throws (a Proxy's trap). */
+export function hasOwn(target: object, key: PropertyKey): boolean {
+  try {
+    return Object.prototype.hasOwnProperty.call(target, key);
+  } catch {
+    return false;
+  }
+}
+
 export function readString(target: unknown, key: PropertyKey): string | undefined {
   const value = read(target, key);
   return typeof value === 'string' ? value : undefined;

@@ -1,5 +1,5 @@
 import { types } from 'node:util';
-import { isError, isObjectLike, read } from './safe';
+import { hasOwn, isError, isObjectLike, read } from './safe';
 
 /**
  * Evidence found by its shape rather than by one client's field names: an HTTP status, the
@@ -178,20 +178,42 @@ export function readShapeEvidence(link: object): ShapeEvidence {
   return found;
 }
 
+/** An `AggregateError`'s errors followed. */
+const MAX_AGGREGATE_ERRORS = 4;
+
+/** Where an error keeps the options of the request it made, with their abort signal. */
+const SIGNAL_HOLDER_KEYS = ['options', 'request', 'config'] as const;
+
 /**
- * The abort signals an error keeps (on itself or in the options of the request it made), whose
- * `reason` says why the request was aborted: a client that enforces its timeout through a signal
- * keeps the `TimeoutError` there while it throws an `AbortError`.
+ * The errors a link holds besides its `cause`: under the other `CAUSE_KEYS`, an `AggregateError`'s
+ * `errors`, and the reason of an aborted signal it keeps, on itself or in the options of the request
+ * it made (a client that enforces its timeout through a signal keeps the `TimeoutError` there while
+ * it throws an `AbortError`). Clients set all of these in their constructors, so a name is read only
+ * where the link has it as its own: looking each one up through the prototypes of a fetch
+ * `Response` or a plain error found nothing, at a cost (BENCHMARKS.md).
  */
-export function abortReasons(link: object): unknown[] {
-  const reasons: unknown[] = [];
-  for (const holder of [link, read(link, 'options'), read(link, 'request'), read(link, 'config')]) {
-    if (!isObjectLike(holder) || types.isProxy(holder)) continue;
-    const signal = read(holder, 'signal');
-    if (isObjectLike(signal) && builtInTag(signal) === 'AbortSignal' && read(signal, 'aborted') === true) {
-      const reason = read(signal, 'reason');
-      if (isObjectLike(reason)) reasons.push(reason);
-    }
+export function heldErrors(link: object, cause: unknown): unknown[] {
+  const held: unknown[] = [];
+  for (const key of CAUSE_KEYS) {
+    if (key === 'cause' || !hasOwn(link, key)) continue;
+    const wrapped = read(link, key);
+    if (wrapped !== cause && isError(wrapped)) held.push(wrapped);
   }
-  return reasons;
+  const errors = hasOwn(link, 'errors') ? read(link, 'errors') : undefined;
+  if (Array.isArray(errors)) held.push(...errors.slice(0, MAX_AGGREGATE_ERRORS));
+  if (types.isProxy(link)) return held;
+  if (hasOwn(link, 'signal')) pushAbortReason(read(link, 'signal'), held);
+  for (const key of SIGNAL_HOLDER_KEYS) {
+    const holder = hasOwn(link, key) ? read(link, key) : undefined;
+    if (isObjectLike(holder) && !types.isProxy(holder)) pushAbortReason(read(holder, 'signal'), held);
+  }
+  return held;
+}
+
+/** An aborted `AbortSignal`'s reason, which says why the request was aborted. */
+function pushAbortReason(signal: unknown, reasons: unknown[]): void {
+  if (isObjectLike(signal) && builtInTag(signal) === 'AbortSignal' && read(signal, 'aborted') === true) {
+    const reason = read(signal, 'reason');
+    if (isObjectLike(reason)) reasons.push(reason);
+  }
 }
