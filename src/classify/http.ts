@@ -68,8 +68,8 @@ export function readHttpEvidence(err: unknown): HttpEvidence | undefined {
   if (rateLimit) evidence.throttled = true;
   const quotaCode = readQuotaCode(err);
   if (quotaCode !== undefined) evidence.quotaCode = quotaCode;
-  // What else the headers say decides only between a 429's two kinds.
-  if (status === 429) {
+  // What else the headers say decides a 429's kind, where a retry delay and no quota code did not.
+  if (status === 429 && (retryAfterMs === undefined || quotaCode !== undefined)) {
     const names = headerNames(headers);
     if (names.some((name) => RATE_LIMIT_HEADER.test(name))) evidence.rateLimitHeaders = true;
     if (names.length > 0) evidence.headersSeen = true;
