@@ -15,35 +15,24 @@ import { mustStartNow, startOnFirstNeed } from './start-on-first-need';
 import { sayIfUnderJest } from './test-runners';
 import { noticeUser } from '../user-notice';
 
-type SdkFile = ReturnType<typeof loadSdkFile<typeof import('./sdk')>>;
-
 /** import-in-the-middle's off-thread loader hook: the copy whose `Hook` the register's instrumentations use. */
 const IITM_HOOK = 'import-in-the-middle/hook.mjs';
 
-/** The same SDK file as `--require` loads, through the same code cache. */
-function loadSdk(): SdkFile {
-  return loadSdkFile(join(__dirname, 'register-sdk.cjs'));
-}
-
-function start(
-  sdkFile: SdkFile,
-  registerHook: (include: (string | RegExp)[]) => void = () => undefined,
-): void {
-  const sdk = sdkFile.exports;
-  const started = sdk.startZeroCode({
-    beforeHooks: (include) => {
-      registerHook(include);
-      sdk.markLoaderHookRegistered();
-    },
-  });
-  if (started) sdkFile.afterStart();
-}
-
-/** The start on first need; its loader hook is made or registered already. Never throws. */
-function startSdk(beforeStart: () => void = () => undefined): void {
+/**
+ * Loads the SDK file (the one `--require` loads, through the same code cache) and starts it;
+ * `registerHook` registers the loader hook once the instrumentations say what it includes. Never throws.
+ */
+function start(registerHook: (include: (string | RegExp)[]) => void = () => undefined): void {
   try {
-    beforeStart();
-    start(loadSdk());
+    const sdkFile = loadSdkFile<typeof import('./sdk')>(join(__dirname, 'register-sdk.cjs'));
+    const sdk = sdkFile.exports;
+    const started = sdk.startZeroCode({
+      beforeHooks: (include) => {
+        registerHook(include);
+        sdk.markLoaderHookRegistered();
+      },
+    });
+    if (started) sdkFile.afterStart();
   } catch (err) {
     noticeUser('could not start OpenTelemetry; the app runs without it.', { error: err });
   }
@@ -55,11 +44,10 @@ function loaderHookInclude(): (string | RegExp)[] {
 }
 
 /**
- * Where Node runs loader hooks only off-thread (Node 20, 22 before 22.22.3, 24 before 24.11.1): a
- * hook must be registered now to see the app's first import (off-thread-hook.ts). The register
- * starts on first need, or when the first module import-in-the-middle wraps runs: before that module
- * reports to import-in-the-middle's registry (its lib/register.js, which every wrapper imports by
- * name, so that it takes this `register` as it is at the wrapper's first import).
+ * Where Node runs loader hooks only off-thread (Node 20, 22 before 22.22.3, 24 before 24.11.1), a
+ * hook registered now sees the app's first import (off-thread-hook.ts). The register starts on first
+ * need, or as the first module import-in-the-middle wraps reports to its registry (lib/register.js,
+ * which every wrapper imports by name, taking this `register` as it is then).
  */
 function startOnFirstNeedWithLoaderThread(entryUrl: string): void {
   const iitmHookFile = nodeModule.createRequire(entryUrl).resolve(IITM_HOOK);
@@ -67,7 +55,7 @@ function startOnFirstNeedWithLoaderThread(entryUrl: string): void {
   nodeModule.register(pathToFileURL(join(__dirname, 'register-off-thread-hook.mjs')).href, entryUrl, {
     data,
   });
-  const now = startOnFirstNeed(() => startSdk(), { esmMain: false });
+  const now = startOnFirstNeed(() => start(), { esmMain: false });
   try {
     const registry = nodeModule.createRequire(iitmHookFile)(
       join(dirname(iitmHookFile), 'lib', 'register.js'),
@@ -93,17 +81,16 @@ export async function startFromEsmEntry(entryUrl: string): Promise<void> {
   sayIfUnderJest();
   if (mustStartNow()) {
     // The loader hook is registered at the start: in-thread where Node can, else off-thread.
-    const sdkFile = loadSdk();
     const syncHooks = supportsSyncHooks()
       ? await import('import-in-the-middle/register-hooks.mjs')
       : undefined;
-    start(sdkFile, (include) => {
+    start((include) => {
       if (syncHooks) syncHooks.register({ include });
       else nodeModule.register(IITM_HOOK, entryUrl, { data: { include } });
     });
   } else if (supportsSyncHooks()) {
     // On first need, or at an import of a module the instrumentations patch, whose hook loads then too.
     const importHook = registerImportHookOnFirstNeed(loaderHookInclude(), entryUrl, () => now());
-    const now = startOnFirstNeed(() => startSdk(() => importHook.make()), { esmMain: false });
+    const now = startOnFirstNeed(() => start(() => importHook.make()), { esmMain: false });
   } else startOnFirstNeedWithLoaderThread(entryUrl);
 }

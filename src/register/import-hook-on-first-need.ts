@@ -1,15 +1,11 @@
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { asPackageImport, includeMatcher, includedNames } from './stand-in-hook';
+import { asPackageImport, includeMatcher, includedNames, type Resolved } from './stand-in-hook';
 import { noticeUser } from '../user-notice';
 
 interface ResolveContext {
   conditions?: readonly string[];
   parentURL?: string;
-}
-interface Resolved {
-  url: string;
-  format?: string | null;
 }
 type NextResolve = (specifier: string, context?: ResolveContext) => Resolved;
 type NextLoad = (url: string, context?: object) => object;

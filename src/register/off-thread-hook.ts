@@ -4,16 +4,13 @@
  * in-thread, it loads import-in-the-middle's hook (`hookUrl`) only at the first import it would wrap.
  * Built as dist/register-off-thread-hook.mjs.
  */
-import { asPackageImportAsync, includeMatcher, includedNames } from './stand-in-hook';
+import { asPackageImportAsync, includeMatcher, includedNames, type Resolved } from './stand-in-hook';
 
 export interface OffThreadHookData {
   include: (string | RegExp)[];
   hookUrl: string;
 }
 
-interface Resolved {
-  url: string;
-}
 type NextResolve = (specifier: string, context?: object) => Promise<Resolved>;
 type NextLoad = (url: string, context?: object) => Promise<object>;
 

@@ -18,10 +18,10 @@ const REMEMBERING = Symbol.for('otel-tool-errors.register.resolution-memo');
 
 /**
  * require-in-the-middle resolves every `require` again before Node loads it (Node answers a
- * folder's request from its cache): each resolution is now made once, remembered by what it
- * depends on: the requiring folder and the request; for a bare request the module's `module.paths`
- * (a module whose paths differ from its folder's first is answered by Node); absolute `paths` of
- * `require.resolve`; the export conditions. Failures, the entry point and `-e` are not remembered.
+ * folder's request from its cache): each resolution is now made once, remembered by what it depends
+ * on: the requiring folder and the request; for a bare request, `module.paths` (paths unlike the
+ * folder's first are answered by Node); `require.resolve`'s absolute `paths`; the export conditions.
+ * Failures, the entry point and `-e` are not remembered.
  */
 export function rememberModuleResolutions(): void {
   const loader = Module as unknown as { _resolveFilename: ResolveFilename & { [REMEMBERING]?: true } };
@@ -94,18 +94,9 @@ function optionsKey(options: ResolveOptions | undefined): string | undefined {
   return `${names}\0${paths.join('\0')}`;
 }
 
-/** Node passes the same set of conditions each time (a new one only where a hook changed them). */
-const namesOfConditions = new WeakMap<object, string>();
-
+/** The export conditions, in Node's own set (a SafeSet, which `instanceof Set` does not see). */
 function conditionsKey(conditions: unknown): string | undefined {
   if (conditions === undefined) return '';
-  // Node's own set has no Set in its prototype chain (a SafeSet), so `instanceof` says no.
-  if (!isSet(conditions)) return undefined;
-  let names = namesOfConditions.get(conditions);
-  if (names === undefined) {
-    // Bracketed: an empty set is not Node's default conditions, which no options mean.
-    names = `[${[...(conditions as Set<unknown>)].join(',')}]`;
-    namesOfConditions.set(conditions, names);
-  }
-  return names;
+  // Bracketed: an empty set is not Node's default conditions, which no options mean.
+  return isSet(conditions) ? `[${[...(conditions as Set<unknown>)].join(',')}]` : undefined;
 }

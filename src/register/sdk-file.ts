@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -103,25 +103,21 @@ function run<T>(script: Script, file: string, parent: Module | undefined, loader
  */
 function keep(compiled: CompiledFile): void {
   const partial = `${compiled.entry}.${process.pid}`;
-  let descriptor: number;
+  let descriptor: number | undefined;
   try {
     descriptor = openSync(partial, 'w', 0o600);
-  } catch {
-    return;
-  }
-  try {
     const length = Buffer.alloc(4);
     length.writeUInt32LE(compiled.identity.length, 0);
     writeFileSync(descriptor, Buffer.concat([length, compiled.identity, compiled.script.createCachedData()]));
     closeSync(descriptor);
+    descriptor = undefined;
     renameSync(partial, compiled.entry);
   } catch {
-    for (const undo of [() => closeSync(descriptor), () => unlinkSync(partial)]) {
-      try {
-        undo();
-      } catch {
-        // Closed already; renamed, or gone.
-      }
+    try {
+      if (descriptor !== undefined) closeSync(descriptor);
+      rmSync(partial, { force: true });
+    } catch {
+      // A folder this process cannot write: nothing is kept.
     }
   }
 }

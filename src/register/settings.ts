@@ -6,6 +6,7 @@ import {
 } from '../instrumentation/capture-env';
 import type { OtlpProtocol, Signal } from '../export/delivery';
 import type { ExporterName, SignalSettings } from '../export/exporters';
+import { FRAMEWORK_DECLARATIONS } from '../instrumentation/adapters/declarations';
 import { sdkDisabled } from './sdk-disabled';
 
 type PropagatorName = 'tracecontext' | 'baggage';
@@ -30,17 +31,15 @@ export interface RegisterSettings {
   readonly propagators: readonly PropagatorName[];
   /** `OTEL_LOG_LEVEL`, lower-cased; `none` silences our stderr lines too. */
   readonly logLevel: string | undefined;
-  /** Settings that cannot be honoured, and values of our own variables that mean nothing: a line each. */
+  /** Settings that cannot be honoured, values that mean nothing, names nothing answers to: a line each. */
   readonly warnings: readonly string[];
-  readonly invalidValues: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * The resource detectors, by the names auto-instrumentations-node reads from
- * OTEL_NODE_RESOURCE_DETECTORS and in its order: an export of the resources package, or of a
- * package of its own, an optional peer loaded only when named.
+ * The resource detectors by auto-instrumentations-node's names for OTEL_NODE_RESOURCE_DETECTORS, in
+ * its order: an export of the resources package, or of an optional peer loaded only when named.
  */
 export const RESOURCE_DETECTORS = {
   container: { name: '@opentelemetry/resource-detector-container', exports: ['containerDetector'] },
@@ -71,48 +70,46 @@ const RESOURCE_DETECTOR_NAMES = Object.keys(RESOURCE_DETECTORS) as ResourceDetec
 const PROPAGATORS: readonly PropagatorName[] = ['tracecontext', 'baggage'];
 
 function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
+  const items = (value ?? '').split(',').map((item) => item.trim());
+  return items.filter((item) => item !== '');
 }
 
-function once(problems: string[], problem: string): void {
-  if (!problems.includes(problem)) problems.push(problem);
+/** The names a list variable gives, each once; those none of `known` are reported as `what` they are. */
+function names(env: Env, variable: string, known: readonly string[], what: string, warnings: string[]) {
+  const given = [...new Set(list(env[variable]))];
+  const unknown = given.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    warnings.push(`${variable} names ${unknown.join(', ')}, which ${what}; known: ${known.join(', ')}`);
+  }
+  return given;
 }
 
 /**
  * Our own capture switch (`true` or `false`, any case) when set, else the GenAI conventions' one.
  * Anything else is reported and read as false, so that a typo never turns capture on.
  */
-function captureSwitch(env: Env, name: string, invalid: string[]): boolean {
+function captureSwitch(env: Env, name: string, warnings: string[]): boolean {
   const value = env[name]?.trim().toLowerCase() ?? '';
   if (value === 'true') return true;
   if (value !== '') {
     if (value !== 'false')
-      once(invalid, `${name}=${JSON.stringify(env[name])} is not valid; use true or false. Read as false.`);
+      warnings.push(`${name}=${JSON.stringify(env[name])} is not valid; use true or false. Read as false.`);
     return false;
   }
   const genAi = ENV_GENAI_CAPTURE_MESSAGE_CONTENT;
   const capture = genAiCaptureFrom(env[genAi]);
   if (capture !== 'invalid') return capture ?? false;
-  once(
-    invalid,
+  warnings.push(
     `${genAi}=${JSON.stringify(env[genAi])} is not valid; use ${GENAI_CAPTURE_VALUES_TEXT}. Read as false.`,
   );
   return false;
 }
 
 function exporters(variable: string, env: Env, warnings: string[]): ExporterName[] {
-  const names = [...new Set(list(env[variable]))];
-  if (names.length === 0) return ['otlp'];
-  const chosen: ExporterName[] = [];
-  for (const name of names) {
-    if (name === 'none') continue;
-    if (name === 'otlp' || name === 'console') chosen.push(name);
-    else warnings.push(`${variable}="${name}" is not supported (use otlp, console or none); ignored`);
-  }
-  return chosen;
+  const known = ['otlp', 'console', 'none'];
+  const given = names(env, variable, known, 'is not supported (ignored)', warnings);
+  if (given.length === 0) return ['otlp'];
+  return given.filter((name): name is ExporterName => name === 'otlp' || name === 'console');
 }
 
 function protocol(signal: Signal, env: Env, warnings: string[]): OtlpProtocol {
@@ -130,17 +127,20 @@ function protocol(signal: Signal, env: Env, warnings: string[]): OtlpProtocol {
 function resourceDetectors(env: Env, warnings: string[]): ResourceDetectorName[] {
   const variable = 'OTEL_NODE_RESOURCE_DETECTORS';
   if (!env[variable]?.trim()) return ['host', 'process', 'env'];
-  const names = [...new Set(list(env[variable]))];
-  if (names.includes('all')) return [...RESOURCE_DETECTOR_NAMES];
-  if (names.includes('none')) return [];
   const known: readonly string[] = RESOURCE_DETECTOR_NAMES;
-  const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
-    warnings.push(
-      `${variable} names ${unknown.join(', ')}, which is not a resource detector; known: ${known.join(', ')}, all, none`,
-    );
-  }
-  return names.filter((name): name is ResourceDetectorName => known.includes(name));
+  const given = names(env, variable, [...known, 'all', 'none'], 'is not a resource detector', warnings);
+  if (given.includes('all')) return [...RESOURCE_DETECTOR_NAMES];
+  if (given.includes('none')) return [];
+  return given.filter((name): name is ResourceDetectorName => known.includes(name));
+}
+
+/** OTEL_PROPAGATORS: the W3C propagators it names, none for `none`; both where it names neither, as unset. */
+function propagators(env: Env, warnings: string[]): readonly PropagatorName[] {
+  const what = 'the register does not propagate';
+  const given = names(env, 'OTEL_PROPAGATORS', [...PROPAGATORS, 'none'], what, warnings);
+  if (given.includes('none')) return [];
+  const known = PROPAGATORS.filter((name) => given.includes(name));
+  return known.length > 0 ? known : PROPAGATORS;
 }
 
 function millis(variable: string, env: Env, fallback: number, warnings: string[]): number {
@@ -164,48 +164,44 @@ function signal(name: Signal, env: Env, warnings: string[]): SignalSettings {
 
 export function readRegisterSettings(env: Env = process.env): RegisterSettings {
   const warnings: string[] = [];
-  const invalidValues: string[] = [];
-  const enabled = list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS);
-  const propagators = list(env.OTEL_PROPAGATORS);
-  const known = propagators.filter((name): name is PropagatorName =>
-    PROPAGATORS.includes(name as PropagatorName),
-  );
-  const settings: RegisterSettings = {
-    disabled: sdkDisabled(env),
-    traces: signal('traces', env, warnings),
-    metrics: signal('metrics', env, warnings),
-    metricExportIntervalMillis: millis('OTEL_METRIC_EXPORT_INTERVAL', env, 60_000, warnings),
-    exitTimeoutMillis: millis('OTEL_TOOL_ERRORS_EXIT_TIMEOUT', env, 1_000, invalidValues),
-    resourceDetectors: resourceDetectors(env, warnings),
-    enabledInstrumentations: enabled.length > 0 ? new Set(enabled) : undefined,
-    disabledInstrumentations: new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS)),
-    instrumentation: {
-      captureArguments: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS', invalidValues),
-      captureResults: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', invalidValues),
-      disabledFrameworks: list(env.OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS),
-    },
-    // With no known name, both, as when unset.
-    propagators: propagators.includes('none') ? [] : known.length > 0 ? [...new Set(known)] : PROPAGATORS,
-    logLevel: env.OTEL_LOG_LEVEL?.trim().toLowerCase() || undefined,
+  const frameworks = FRAMEWORK_DECLARATIONS.map(({ name }) => name);
+  const instrumentations = ['http', 'undici', ...frameworks];
+  const notRun = 'this register does not run';
+  const enabled = names(env, 'OTEL_NODE_ENABLED_INSTRUMENTATIONS', instrumentations, notRun, warnings);
+  const disabled = names(env, 'OTEL_NODE_DISABLED_INSTRUMENTATIONS', instrumentations, notRun, warnings);
+  const ignored = 'is no framework it instruments (ignored)';
+  const disabledFrameworks = names(
+    env,
+    'OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS',
+    frameworks,
+    ignored,
     warnings,
-    invalidValues,
-  };
+  );
   const logs = list(env.OTEL_LOGS_EXPORTER).filter((name) => name !== 'none');
   if (logs.length > 0) {
     warnings.push(
       `OTEL_LOGS_EXPORTER="${logs.join(',')}" is not supported: this register exports traces and metrics only`,
     );
   }
-  const others = propagators.filter(
-    (name) => name !== 'none' && !PROPAGATORS.includes(name as PropagatorName),
-  );
-  if (others.length > 0) {
-    warnings.push(
-      `OTEL_PROPAGATORS="${others.join(',')}" is not supported: the register propagates tracecontext and baggage`,
-    );
-  }
-  // A malformed OTEL_EXPORTER_OTLP_* value is read once per signal: report it once.
-  return { ...settings, warnings: [...new Set(warnings)] };
+  return {
+    disabled: sdkDisabled(env),
+    traces: signal('traces', env, warnings),
+    metrics: signal('metrics', env, warnings),
+    metricExportIntervalMillis: millis('OTEL_METRIC_EXPORT_INTERVAL', env, 60_000, warnings),
+    exitTimeoutMillis: millis('OTEL_TOOL_ERRORS_EXIT_TIMEOUT', env, 1_000, warnings),
+    resourceDetectors: resourceDetectors(env, warnings),
+    enabledInstrumentations: enabled.length > 0 ? new Set(enabled) : undefined,
+    disabledInstrumentations: new Set(disabled),
+    instrumentation: {
+      captureArguments: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS', warnings),
+      captureResults: captureSwitch(env, 'OTEL_TOOL_ERRORS_CAPTURE_RESULTS', warnings),
+      disabledFrameworks,
+    },
+    propagators: propagators(env, warnings),
+    logLevel: env.OTEL_LOG_LEVEL?.trim().toLowerCase() || undefined,
+    // A malformed OTEL_EXPORTER_OTLP_* value is read once per signal, the GenAI switch once per capture.
+    warnings: [...new Set(warnings)],
+  };
 }
 
 /** True when `name` stays on under OTEL_NODE_ENABLED_INSTRUMENTATIONS / _DISABLED_INSTRUMENTATIONS. */

@@ -31,10 +31,9 @@ async function shutDown(telemetry: Telemetry, exitTimeoutMillis: number, exportT
 }
 
 /**
- * Flushes and shuts telemetry down when the event loop empties (`beforeExit`: the exporters'
- * sockets and timers do not hold it) or on SIGTERM/SIGINT, then exits with the code the process
- * had, and one line says what was not delivered. After a signal it re-raises it to exit as Node
- * would (143, 130), unless the app listens for it. `process.exit()` skips `beforeExit`.
+ * Flushes and shuts telemetry down when the event loop empties (`beforeExit`: the exporters' sockets
+ * and timers do not hold it) or on SIGTERM/SIGINT, exits with the process's code, and one line says
+ * what was not delivered. A signal is raised again (exit 143, 130) unless the app listens for it.
  */
 export function shutdownOnExit(
   telemetry: Telemetry,

@@ -1,11 +1,9 @@
 import { builtinModules } from 'node:module';
 
 /*
- * What the loader hooks that stand in for import-in-the-middle's until the register starts (in-thread,
- * import-hook-on-first-need.ts; off-thread, off-thread-hook.ts) share: which imports it would wrap,
- * and imports of a package's entry by file URL (vitest imports every package it leaves to Node so),
- * which import-in-the-middle patches only when imported by name: they are handed on as imports by
- * name, resolved from the package's own folder, when that resolves to the same URL.
+ * What the loader hooks standing in for import-in-the-middle's until the start share (in-thread,
+ * import-hook-on-first-need.ts; off-thread, off-thread-hook.ts): which imports it would wrap, and a
+ * package entry imported by file URL (as vitest imports), which it patches only when imported by name.
  */
 
 /**
@@ -28,17 +26,31 @@ export function includeMatcher(
     names.has(specifier) || names.has(url) || patterns.some((pattern) => pattern.test(url));
 }
 
-/** The package a file URL or absolute path inside `node_modules` belongs to, if `names` holds it. */
-export function patchedPackageOf(specifier: string, names: ReadonlySet<string>): string | undefined {
-  if (!specifier.startsWith('file:') && !specifier.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(specifier)) {
-    return undefined;
+/** A path or file URL, not a package name. */
+function isPath(specifier: string): boolean {
+  return /^(?:\.|\/|file:|[A-Za-z]:[\\/])/.test(specifier);
+}
+
+/**
+ * The package a `require` or import names: `node:http` is `http`; a path or file URL names the
+ * package its last `node_modules` folder holds (none outside one).
+ */
+export function packageOf(specifier: string): string | undefined {
+  let name = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  if (isPath(name)) {
+    const path = name.replace(/\\/g, '/');
+    const at = path.lastIndexOf('/node_modules/');
+    if (at === -1) return undefined;
+    name = path.slice(at + '/node_modules/'.length);
   }
-  const path = specifier.replace(/\\/g, '/');
-  const at = path.lastIndexOf('/node_modules/');
-  if (at === -1) return undefined;
-  const parts = path.slice(at + '/node_modules/'.length).split('/');
-  const name = parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
-  return names.has(name) ? name : undefined;
+  const [first, second] = name.split('/');
+  return first!.startsWith('@') ? `${first}/${second}` : first;
+}
+
+/** The package in `names` a path or file URL inside its `node_modules` folder belongs to. */
+export function patchedPackageOf(specifier: string, names: ReadonlySet<string>): string | undefined {
+  const name = isPath(specifier) ? packageOf(specifier) : undefined;
+  return name !== undefined && names.has(name) ? name : undefined;
 }
 
 /** The package names an include list names (its patterns match files by URL already). */
@@ -46,7 +58,8 @@ export function includedNames(include: readonly (string | RegExp)[]): Set<string
   return new Set(include.filter((each): each is string => typeof each === 'string'));
 }
 
-interface Resolved {
+/** What a `resolve` hook answers, as far as the hooks here read it. */
+export interface Resolved {
   url: string;
 }
 
@@ -61,10 +74,7 @@ function fromWrapper(context: { parentURL?: string }): boolean {
   return context.parentURL !== undefined && /[?&]iitm=/.test(context.parentURL);
 }
 
-/**
- * The specifier and context to hand import-in-the-middle: the package's name when `specifier` is a
- * file URL or path of the entry of a package in `names`; else the import as it was.
- */
+/** What to hand import-in-the-middle: a package in `names` by name, where imported by its entry's path or URL. */
 export function asPackageImport<C extends { parentURL?: string }>(
   specifier: string,
   context: C,

@@ -1,6 +1,7 @@
 import Module, { createRequire } from 'node:module';
 import { globalsStartingTheRegister, packagesStartingTheRegister } from './hooked-modules';
 import { receiveWorkerSpans } from '../export/worker-spans';
+import { packageOf } from './stand-in-hook';
 
 /** Where every copy of `@opentelemetry/api` 1.x keeps the providers, context manager and propagator. */
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
@@ -56,8 +57,9 @@ function watchRequire(now: () => void): () => void {
   const packages = packagesStartingTheRegister();
   let watching = true;
   const wrapper = function require(this: Module, id: string) {
+    const watched = watching && typeof id === 'string' && packages.has(packageOf(id) ?? '');
     // eslint-disable-next-line prefer-rest-params -- `require` gets its arguments as they were
-    if (!watching || !packages.has(packageOf(id))) return Reflect.apply(original, this, arguments);
+    if (!watched) return Reflect.apply(original, this, arguments);
     now();
     const current = prototype.require;
     // eslint-disable-next-line prefer-rest-params -- as above
@@ -68,19 +70,6 @@ function watchRequire(now: () => void): () => void {
     watching = false;
     if (prototype.require === wrapper) prototype.require = original;
   };
-}
-
-/** The package a `require` names: `node:http` is `http`; a path names the package its last `node_modules` holds. */
-function packageOf(id: string): string {
-  if (typeof id !== 'string') return '';
-  let name = id.startsWith('node:') ? id.slice(5) : id;
-  if (name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name)) {
-    const at = Math.max(name.lastIndexOf('/node_modules/'), name.lastIndexOf('\\node_modules\\'));
-    if (at === -1) return '';
-    name = name.slice(at + '/node_modules/'.length).replace(/\\/g, '/');
-  }
-  const parts = name.split('/');
-  return name.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
 
 /** An accessor in place of a global registry until the start: a read or a write starts the register. */

@@ -74,38 +74,11 @@ function propagator(settings: RegisterSettings): TextMapPropagator | null | unde
     : new core.W3CTraceContextPropagator();
 }
 
-/** Names in the instrumentation variables that this register does not run: said, and ignored. */
-function reportUnknownNames(settings: RegisterSettings): void {
-  const known: readonly string[] = ['http', 'undici', ...TOOL_FRAMEWORK_NAMES];
-  for (const [variable, names] of [
-    ['OTEL_NODE_ENABLED_INSTRUMENTATIONS', settings.enabledInstrumentations ?? new Set<string>()],
-    ['OTEL_NODE_DISABLED_INSTRUMENTATIONS', settings.disabledInstrumentations],
-  ] as const) {
-    const unknown = [...names].filter((name) => !known.includes(name));
-    if (unknown.length > 0) {
-      noticeUser(
-        `${variable} names ${unknown.join(', ')}, which this register does not run; known: ${known.join(', ')}`,
-      );
-    }
-  }
-  const unknownFrameworks = (settings.instrumentation.disabledFrameworks ?? []).filter(
-    (name) => !TOOL_FRAMEWORK_NAMES.includes(name),
-  );
-  if (unknownFrameworks.length > 0) {
-    noticeUser(
-      `OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names unknown framework(s) ${unknownFrameworks
-        .map((name) => JSON.stringify(name))
-        .join(', ')}, ignored; known: ${TOOL_FRAMEWORK_NAMES.join(', ')}`,
-    );
-  }
-}
-
 /**
  * The tool instrumentation, and the HTTP client instrumentations whose child spans give the
  * processor its HTTP evidence, with the Retry-After headers (a 429 with one is `rate_limit`).
  */
 function instrumentations(settings: RegisterSettings): Instrumentation[] {
-  reportUnknownNames(settings);
   // The same choice the ES module entry made its loader hook's `include` list from.
   const on = hookedInstrumentations(settings);
   const list: Instrumentation[] = [];
@@ -165,7 +138,7 @@ export function startTelemetry(
       noticeUser(`OTEL_LOG_LEVEL="${settings.logLevel}" is not a log level; diagnostics stay off`);
     } else diag.setLogger(new DiagConsoleLogger(), DiagLogLevel[level]);
   }
-  for (const warning of [...settings.warnings, ...settings.invalidValues]) noticeUser(warning);
+  for (const warning of settings.warnings) noticeUser(warning);
   const attributes = resource(settings);
   const meterProvider = startMetrics(settings, attributes);
   const { NodeTracerProvider } =

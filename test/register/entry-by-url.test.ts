@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { asPackageImport, asPackageImportAsync, patchedPackageOf } from '../../src/register/stand-in-hook';
+import {
+  asPackageImport,
+  asPackageImportAsync,
+  packageOf,
+  patchedPackageOf,
+} from '../../src/register/stand-in-hook';
 
 /**
  * A package's entry imported by its file URL (as vitest imports every package it leaves to Node) is
@@ -73,5 +78,18 @@ describe('register: a package entry imported by its file URL', () => {
     );
     expect(patchedPackageOf('file:///app/node_modules/other/dist/index.mjs', names)).to.equal(undefined);
     expect(patchedPackageOf('ai', names)).to.equal(undefined);
+  });
+
+  it('names the package a require or an import names, by name or by a path inside node_modules', () => {
+    expect(['node:http', 'http', '@ai-sdk/mcp/dist/index.js', 'ai/rsc'].map(packageOf)).to.deep.equal([
+      'http',
+      'http',
+      '@ai-sdk/mcp',
+      'ai',
+    ]);
+    expect(packageOf('../node_modules/@scope/pkg/lib/index.js')).to.equal('@scope/pkg');
+    expect(packageOf('D:\\app\\node_modules\\@scope\\pkg\\index.js')).to.equal('@scope/pkg');
+    expect(packageOf('./lib/index.js')).to.equal(undefined);
+    expect(packageOf('/app/src/agent.js')).to.equal(undefined);
   });
 });

@@ -355,8 +355,8 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
     });
     expect(result.code).to.equal(0);
     expect(result.stderr.trim().split('\n')).to.deep.equal([
-      'otel-tool-errors/register: OTEL_TRACES_EXPORTER="zipkin" is not supported (use otlp, console or none); ignored',
-      'otel-tool-errors/register: OTEL_METRICS_EXPORTER="prometheus" is not supported (use otlp, console or none); ignored',
+      'otel-tool-errors/register: OTEL_TRACES_EXPORTER names zipkin, which is not supported (ignored); known: otlp, console, none',
+      'otel-tool-errors/register: OTEL_METRICS_EXPORTER names prometheus, which is not supported (ignored); known: otlp, console, none',
     ]);
     // The supported exporter in the list still runs.
     toolSpan(bed.receiver.spans(), 'get_weather');
@@ -534,7 +534,9 @@ describe('otel-tool-errors/register (zero-code entry points)', function () {
       env: { ...exportingEnv(), OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: 'langchian' },
     });
     expect(result.code).to.equal(0);
-    expect(result.stderr).to.match(/unknown framework\(s\) "langchian", ignored; known: mcp, langchain/);
+    expect(result.stderr).to.match(
+      /OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names langchian, which is no framework it instruments \(ignored\); known: mcp, langchain/,
+    );
     const spans = bed.receiver.spans();
     // The misspelled name disables nothing: the instrumented tool still gets its span.
     expect(toolSpan(spans, 'get_weather').attributes).to.include({ 'error.type': '500' });

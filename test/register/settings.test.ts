@@ -24,7 +24,6 @@ describe('register settings from the environment', () => {
       propagators: ['tracecontext', 'baggage'],
       logLevel: undefined,
       warnings: [],
-      invalidValues: [],
     });
   });
 
@@ -34,14 +33,12 @@ describe('register settings from the environment', () => {
       OTEL_TOOL_ERRORS_CAPTURE_RESULTS: '1',
     });
     expect(settings.instrumentation).to.include({ captureArguments: false, captureResults: false });
-    expect(settings.invalidValues).to.deep.equal([
+    expect(settings.warnings).to.deep.equal([
       'OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS="yes" is not valid; use true or false. Read as false.',
       'OTEL_TOOL_ERRORS_CAPTURE_RESULTS="1" is not valid; use true or false. Read as false.',
     ]);
     for (const valid of ['true', ' TRUE ', 'false', 'False', '']) {
-      expect(readRegisterSettings({ OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: valid }).invalidValues).to.deep.equal(
-        [],
-      );
+      expect(readRegisterSettings({ OTEL_TOOL_ERRORS_CAPTURE_ARGUMENTS: valid }).warnings).to.deep.equal([]);
     }
   });
 
@@ -64,7 +61,7 @@ describe('register settings from the environment', () => {
     expect(readRegisterSettings({ OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '2500' }).exitTimeoutMillis).to.equal(2_500);
     const malformed = readRegisterSettings({ OTEL_TOOL_ERRORS_EXIT_TIMEOUT: '-1' });
     expect(malformed.exitTimeoutMillis).to.equal(1_000);
-    expect(malformed.invalidValues).to.deep.equal([
+    expect(malformed.warnings).to.deep.equal([
       'OTEL_TOOL_ERRORS_EXIT_TIMEOUT="-1" is not a positive number of milliseconds; using 1000',
     ]);
   });
@@ -107,12 +104,32 @@ describe('register settings from the environment', () => {
     const disabledOnly = readRegisterSettings({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici' });
     expect(instrumentationEnabled(disabledOnly, 'undici')).to.equal(false);
     expect(instrumentationEnabled(disabledOnly, 'langchain')).to.equal(true);
+    expect(settings.warnings).to.deep.equal([]);
+  });
+
+  it('names nothing here answers to, in the instrumentation and framework variables, are reported a line each', () => {
+    const { warnings } = readRegisterSettings({
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'undici,express',
+      OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg, mcp',
+      OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS: 'langchian,http',
+    });
+    expect(warnings).to.have.length(3);
+    expect(warnings[0]).to.match(
+      /^OTEL_NODE_ENABLED_INSTRUMENTATIONS names express, which this register does not run; known: http, undici, mcp, /,
+    );
+    expect(warnings[1]).to.match(
+      /^OTEL_NODE_DISABLED_INSTRUMENTATIONS names pg, which this register does not run;/,
+    );
+    // `http` is an instrumentation, not a framework.
+    expect(warnings[2]).to.match(
+      /^OTEL_TOOL_ERRORS_DISABLED_FRAMEWORKS names langchian, http, which is no framework it instruments \(ignored\); known: mcp, langchain, /,
+    );
   });
 
   it('OTEL_PROPAGATORS other than tracecontext and baggage is reported: only those two are registered', () => {
     expect(readRegisterSettings({ OTEL_PROPAGATORS: 'tracecontext,baggage' }).warnings).to.deep.equal([]);
     expect(readRegisterSettings({ OTEL_PROPAGATORS: 'b3, tracecontext' }).warnings).to.deep.equal([
-      'OTEL_PROPAGATORS="b3" is not supported: the register propagates tracecontext and baggage',
+      'OTEL_PROPAGATORS names b3, which the register does not propagate; known: tracecontext, baggage, none',
     ]);
   });
 
@@ -164,7 +181,7 @@ describe('register settings from the environment', () => {
     expect(settings.traces.protocol).to.equal('http/protobuf');
     // The general protocol is read for both signals and reported once.
     expect(settings.warnings).to.deep.equal([
-      'OTEL_TRACES_EXPORTER="zipkin" is not supported (use otlp, console or none); ignored',
+      'OTEL_TRACES_EXPORTER names zipkin, which is not supported (ignored); known: otlp, console, none',
       'OTEL_EXPORTER_OTLP_PROTOCOL="carrier-pigeon" is not an OTLP protocol (http/protobuf, http/json, grpc); using http/protobuf',
     ]);
   });
@@ -216,7 +233,7 @@ describe('register settings from the environment', () => {
       return [
         settings.instrumentation.captureArguments,
         settings.instrumentation.captureResults,
-        settings.invalidValues,
+        settings.warnings,
       ];
     };
     for (const value of ['true', 'TRUE', 'SPAN_ONLY', 'span_and_event', ' SPAN_AND_EVENT ']) {
