@@ -130,7 +130,8 @@ function entriesOf(value: object): Array<[string, unknown]> {
   }
   for (let i = 0; i < names.length && i < MAX_KEYS_PER_OBJECT; i++) {
     const name = names[i]!;
-    if (UNREAD_KEYS.has(name)) continue;
+    // A cause is a link of the chain of its own (classify-error.ts), whatever it holds.
+    if (UNREAD_KEYS.has(name) || name === 'cause') continue;
     const descriptor = Object.getOwnPropertyDescriptor(value, name);
     if (descriptor !== undefined && 'value' in descriptor) entries.push([name, descriptor.value]);
   }
@@ -163,8 +164,8 @@ export function readShapeEvidence(link: object): ShapeEvidence {
           found.retryAfterMs = asDelay(value, RETRY_DELAY_KEYS[key]!);
         }
         if (!isObjectLike(value) || types.isProxy(value) || seen.has(value)) continue;
-        // A cause is a link of the chain whatever it is, the errors under the other keys too.
-        if (key === 'cause' || (CAUSE_KEY_SET.has(key) && isError(value))) continue;
+        // The errors under the other cause keys are links of their own too.
+        if (CAUSE_KEY_SET.has(key) && isError(value)) continue;
         seen.add(value);
         if (isHeaderShaped(key, value)) found.headers ??= value;
         else next.push(value);

@@ -58,8 +58,8 @@ describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
     cyclic.self = cyclic;
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 1000; i++) deep = { deep };
-    expect(attempts.digest('t', 'call', cyclic)).to.be.a('string');
-    expect(attempts.digest('t', 'call', deep)).to.be.a('string');
+    expect(attempts.digest('t', 'call', cyclic)).to.be.a('number');
+    expect(attempts.digest('t', 'call', deep)).to.be.a('number');
   });
 
   it("an attempt takes the framework's own number; a first call is 1 whatever the framework says", () => {
@@ -77,20 +77,20 @@ describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
 
   it('finds the failed call in its trace only, and forgets it once recovered', () => {
     const attempts = new ToolCallAttempts();
-    attempts.failed('trace-1', 'd', failedCall(1));
-    expect(attempts.previous('trace-1', 'd')?.spanContext.spanId).to.equal(spanContext(1).spanId);
-    expect(attempts.previous('trace-2', 'd')).to.equal(undefined);
-    expect(attempts.previous('trace-1', 'other')).to.equal(undefined);
-    attempts.recovered('trace-1', 'd');
-    expect(attempts.previous('trace-1', 'd')).to.equal(undefined);
+    attempts.failed('trace-1', 1, failedCall(1));
+    expect(attempts.previous('trace-1', 1)?.spanContext.spanId).to.equal(spanContext(1).spanId);
+    expect(attempts.previous('trace-2', 1)).to.equal(undefined);
+    expect(attempts.previous('trace-1', 2)).to.equal(undefined);
+    attempts.recovered('trace-1', 1);
+    expect(attempts.previous('trace-1', 1)).to.equal(undefined);
     expect(attempts.sizes).to.deep.equal({ traces: 0, failedCalls: 0 });
   });
 
   it('keeps the chain of failed attempts, the newest one as the one to link to', () => {
     const attempts = new ToolCallAttempts();
-    attempts.failed('t', 'd', failedCall(1));
-    attempts.failed('t', 'd', failedCall(2, 2), attempts.previous('t', 'd'));
-    const previous = attempts.previous('t', 'd')!;
+    attempts.failed('t', 1, failedCall(1));
+    attempts.failed('t', 1, failedCall(2, 2), attempts.previous('t', 1));
+    const previous = attempts.previous('t', 1)!;
     expect(previous.attempt).to.equal(2);
     expect(previous.chain.map((c) => c.spanId)).to.deep.equal([spanContext(1).spanId, spanContext(2).spanId]);
     expect(attempts.sizes.failedCalls).to.equal(1);
@@ -99,50 +99,50 @@ describe('ToolCallAttempts: the bookkeeping of failed calls', () => {
   it('forgets a failed call after its time', () => {
     let now = 1_000;
     const attempts = new ToolCallAttempts({ ttlMs: 100, now: () => now });
-    attempts.failed('t', 'd', failedCall(1));
+    attempts.failed('t', 1, failedCall(1));
     now += 100;
-    expect(attempts.previous('t', 'd')).to.not.equal(undefined);
+    expect(attempts.previous('t', 1)).to.not.equal(undefined);
     now += 1;
-    expect(attempts.previous('t', 'd')).to.equal(undefined);
+    expect(attempts.previous('t', 1)).to.equal(undefined);
     expect(attempts.sizes).to.deep.equal({ traces: 0, failedCalls: 0 });
   });
 
   it('drops expired traces at its next sweep (every 64 failures)', () => {
     let now = 0;
     const attempts = new ToolCallAttempts({ ttlMs: 100, now: () => now });
-    for (let i = 0; i < 10; i++) attempts.failed(`old-${i}`, 'd', failedCall(i));
+    for (let i = 0; i < 10; i++) attempts.failed(`old-${i}`, 1, failedCall(i));
     now = 500;
-    for (let i = 0; i < 53; i++) attempts.failed(`new-${i}`, 'd', failedCall(i));
+    for (let i = 0; i < 53; i++) attempts.failed(`new-${i}`, 1, failedCall(i));
     expect(attempts.sizes.traces).to.equal(63);
-    attempts.failed('new-53', 'd', failedCall(99));
+    attempts.failed('new-53', 1, failedCall(99));
     expect(attempts.sizes).to.deep.equal({ traces: 54, failedCalls: 54 });
   });
 
   it('holds at most maxPerTrace failed calls of one trace, the oldest going first', () => {
     const attempts = new ToolCallAttempts({ maxPerTrace: 3 });
-    for (let i = 0; i < 10; i++) attempts.failed('t', `d${i}`, failedCall(i));
+    for (let i = 0; i < 10; i++) attempts.failed('t', 100 + i, failedCall(i));
     expect(attempts.sizes).to.deep.equal({ traces: 1, failedCalls: 3 });
-    expect(attempts.previous('t', 'd6')).to.equal(undefined);
-    expect(attempts.previous('t', 'd9')).to.not.equal(undefined);
+    expect(attempts.previous('t', 106)).to.equal(undefined);
+    expect(attempts.previous('t', 109)).to.not.equal(undefined);
   });
 
   it('holds at most maxTraces traces, the least recently failed going first', () => {
     const attempts = new ToolCallAttempts({ maxTraces: 3 });
-    for (let i = 0; i < 10; i++) attempts.failed(`t${i}`, 'd', failedCall(i));
-    attempts.failed('t7', 'e', failedCall(70));
-    attempts.failed('t10', 'd', failedCall(10));
+    for (let i = 0; i < 10; i++) attempts.failed(`t${i}`, 1, failedCall(i));
+    attempts.failed('t7', 2, failedCall(70));
+    attempts.failed('t10', 1, failedCall(10));
     expect(attempts.sizes.traces).to.equal(3);
-    expect(attempts.previous('t7', 'e')).to.not.equal(undefined);
-    expect(attempts.previous('t8', 'd')).to.equal(undefined);
+    expect(attempts.previous('t7', 2)).to.not.equal(undefined);
+    expect(attempts.previous('t8', 1)).to.equal(undefined);
   });
 
   it('holds at most maxFailedCalls failed calls in all', () => {
     const attempts = new ToolCallAttempts({ maxFailedCalls: 5, maxPerTrace: 4 });
-    for (let t = 0; t < 20; t++) for (let i = 0; i < 4; i++) attempts.failed(`t${t}`, `d${i}`, failedCall(i));
+    for (let t = 0; t < 20; t++) for (let i = 0; i < 4; i++) attempts.failed(`t${t}`, 100 + i, failedCall(i));
     expect(attempts.sizes.failedCalls).to.be.at.most(5);
-    expect(attempts.previous('t19', 'd3')).to.not.equal(undefined);
+    expect(attempts.previous('t19', 103)).to.not.equal(undefined);
     const small = new ToolCallAttempts({ maxFailedCalls: 2, maxPerTrace: 10 });
-    for (let i = 0; i < 5; i++) small.failed('t', `d${i}`, failedCall(i));
+    for (let i = 0; i < 5; i++) small.failed('t', 100 + i, failedCall(i));
     expect(small.sizes).to.deep.equal({ traces: 1, failedCalls: 2 });
   });
 });

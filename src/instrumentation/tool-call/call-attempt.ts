@@ -23,7 +23,7 @@ export class CallAttempt {
     private readonly toolName: string,
     private readonly side: string,
     private readonly args: unknown,
-    private digest: string | undefined,
+    private digest: number | undefined,
     /** The failed call this one is an attempt of. */
     readonly previous: FailedCall | undefined,
     /** The framework's own number for this attempt (LangGraph's node retries), if it gives one. */
@@ -48,7 +48,7 @@ export class CallAttempt {
       const parentContext = parent && trace.getSpan(parent)?.spanContext();
       if (!parentContext || !trace.isSpanContextValid(parentContext)) return undefined;
       const traceId = parentContext.traceId;
-      let digest: string | undefined;
+      let digest: number | undefined;
       let previous: FailedCall | undefined;
       if (attempts.hasFailures(traceId)) {
         digest = attempts.digest(info.name, side, info.args);
