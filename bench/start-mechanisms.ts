@@ -8,7 +8,7 @@ import { median, valueRow, type Row } from './harness';
 const execFileAsync = promisify(execFile);
 
 /**
- * Issue 50: does each start-up mechanism of the register earn its place on a real agent app's
+ * Does each start-up mechanism of the register earn its place on a real agent app's
  * start? The register is built once as it ships and once without each mechanism (an esbuild plugin
  * puts a plain version in place of the mechanism's module), into .cache/start-mechanisms/<pid>/; each
  * round runs every build in a rotated order, each in a process of its own, on an app that loads
