@@ -29,6 +29,23 @@ describe('classifyToolError: evidence by shape', () => {
     expect(classifyToolError(notAnError).errorType).to.not.equal('ECONNREFUSED');
   });
 
+  it('reads the errors a link holds where it owns them: a getter its class defines under such a name is never run', () => {
+    let getterRuns = 0;
+    class WrappingError extends Error {
+      get originalError(): Error {
+        getterRuns++;
+        return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+      }
+    }
+    const classified = classifyToolError(new WrappingError('request failed'));
+    expect(getterRuns).to.equal(0);
+    expect(classified.errorType).to.not.equal('ECONNREFUSED');
+    // The same error held as the link's own property is followed.
+    const inner = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const owned = Object.assign(new Error('request failed'), { originalError: inner });
+    expect(classifyToolError(owned)).to.include({ errorType: 'ECONNREFUSED', kind: 'network' });
+  });
+
   it('reads a retry delay from the text of a 429, in its unit', () => {
     const delay = (message: string) => classifyToolError(Object.assign(new Error(message), { status: 429 }));
     expect(delay('Rate limit exceeded, retry after 2s')).to.include({
