@@ -82,7 +82,7 @@ def main():
 
 def with_memory_preload(argv):
     """argv with memory-at-exit.cjs preloaded into its node (the first word that is `node`)."""
-    at = argv.index("node") + 1
+    at = next(i for i, word in enumerate(argv) if os.path.basename(word) == "node") + 1
     return argv[:at] + ["--require", MEMORY_AT_EXIT] + argv[at:]
 
 
