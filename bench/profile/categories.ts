@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 
 /**
  * `node -r tsx/cjs bench/profile/categories.ts <a.cpuprofile>[:calls] [<b.cpuprofile>[:calls]]`:
- * self time by where it is spent: this package (by function), OpenTelemetry's SDK, the context
- * manager and async_hooks, the framework, GC, the rest; per call in µs when the number of calls the
+ * self time by where it is spent: this package (by function, and all of it), OpenTelemetry's SDK,
+ * the context manager and async_hooks, the framework, GC, the rest; per call in µs when the number of calls the
  * profile covers is given (bench/profile/loop.ts prints it), else as a share of the profile. With
  * two profiles (without the package, then with it), prints them side by side and the difference.
  * The inspector's own work of stopping the profile is left out.
@@ -23,7 +23,8 @@ interface Profile {
 function category({ functionName, url }: ProfileNode['callFrame']): string {
   if (functionName === '(garbage collector)') return 'GC';
   if (functionName === '(program)' || functionName === '(idle)') return functionName;
-  if (url.includes('.cache/bench/index.cjs')) return `ours: ${functionName || '(anonymous)'}`;
+  // The bundle as it ships, or another revision's loaded through BENCH_BUNDLE (.cache/bench-base-<rev>/).
+  if (/\.cache\/bench[^/]*\/index\.cjs$/.test(url)) return `ours: ${functionName || '(anonymous)'}`;
   if (/async_hooks|context-async-hooks|AsyncLocalStorage|async_context_frame/.test(url))
     return 'context (async_hooks)';
   const pkg = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
@@ -59,8 +60,13 @@ function shares(arg: string): Map<string, number> {
   });
   // Sample time is in µs: per call, or a share of the profile.
   const divisor = calls ? Number(calls) : all;
-  for (const [key, value] of totals) totals.set(key, value / divisor);
+  let ours = 0;
+  for (const [key, value] of totals) {
+    totals.set(key, value / divisor);
+    if (key.startsWith('ours: ')) ours += value;
+  }
   totals.set('total', all / divisor);
+  totals.set('ours, all', ours / divisor);
   return totals;
 }
 
