@@ -89,8 +89,12 @@ describe('the register starts on the first need', function () {
     expect(result).to.include({ afterATurn: true });
   });
 
-  it('--import, an ES module app that needs nothing: no start', async () => {
-    expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({ atFirstLine: false, afterATurn: false });
+  it("--import, an ES module app that needs nothing: no start, and import-in-the-middle's hook not made", async () => {
+    expect(await run('--import', 'esm-no-need.mjs')).to.deep.equal({
+      atFirstLine: false,
+      afterATurn: false,
+      importHookMade: false,
+    });
   });
 
   it('--import, the first need an import the loader hook wraps (node:http): the start runs before it, and its request is traced', async () => {
