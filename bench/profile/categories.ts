@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 /**
  * `node -r tsx/cjs bench/profile/categories.ts <a.cpuprofile>[:calls] [<b.cpuprofile>[:calls]]`:
  * self time by where it is spent: this package (by function, and all of it), OpenTelemetry's SDK,
- * the context manager and async_hooks, the framework, GC, the rest; per call in µs when the number of calls the
- * profile covers is given (bench/profile/loop.ts prints it), else as a share of the profile. With
- * two profiles (without the package, then with it), prints them side by side and the difference.
- * The inspector's own work of stopping the profile is left out.
+ * the context manager and async_hooks, the framework, GC, the rest; per call in µs when the number
+ * of calls the profile covers is given (bench/profile/loop.ts prints it), else as a share of the
+ * profile. With two profiles (without the package, then with it), prints them side by side and the
+ * difference. The inspector's own work of stopping the profile is left out.
  */
 
 interface ProfileNode {
