@@ -22,7 +22,8 @@ interface ImportHook {
 /**
  * Registers, in-thread, a hook that passes every import on until one resolves to a module `include`
  * names: it then calls `firstNeed` (the start, which calls `make`) and hands that import, and every
- * later one, to import-in-the-middle's hook, whose loading (about 19 ms of CPU) is paid only then.
+ * later one, to import-in-the-middle's hook, made only then: a process that never needs it saves
+ * 27 ms of CPU and 2.5 MiB on Node 22 (BENCHMARKS.md, bench/install/first-need-build.py).
  */
 export function registerImportHookOnFirstNeed(
   include: (string | RegExp)[],
